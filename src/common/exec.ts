@@ -1,0 +1,57 @@
+/** Running other programs: capture their output, never a shell. */
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+
+export interface ExecResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Set when the program could not be started at all (e.g. ENOENT). */
+  spawnError?: NodeJS.ErrnoException;
+}
+
+export function exec(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } = {},
+): Promise<ExecResult> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      timeout: options.timeoutMs,
+      windowsHide: true,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    if (options.input !== undefined) child.stdin!.end(options.input);
+    child.on("error", (error: NodeJS.ErrnoException) => resolve({ code: null, stdout, stderr, spawnError: error }));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The full path of a program on PATH, or undefined. */
+export function which(program: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const exts = process.platform === "win32" ? (env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";") : [""];
+  for (const dir of (env.PATH ?? "").split(delimiter).filter(Boolean)) {
+    for (const ext of exts) {
+      const candidate = join(dir, program + ext);
+      try {
+        accessSync(candidate, constants.X_OK);
+        return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The last few lines of a program's output, for an error message. */
+export function tail(text: string, lines = 5): string {
+  return text.trim().split("\n").slice(-lines).join("\n");
+}

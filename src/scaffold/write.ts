@@ -1,0 +1,72 @@
+/**
+ * Writes rendered files into the target folder without ever overwriting a file, and without
+ * leaving half a project behind: on any failure (or Ctrl-C) everything this write created is removed.
+ */
+import { existsSync } from "node:fs";
+import { chmod, mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { ExecutaError } from "../common/errors.js";
+import type { RenderedFile } from "./render.js";
+
+/** Refuses a target that would lose or mix files: non-empty without --force, or any path taken. */
+export async function checkTarget(targetDir: string, files: readonly RenderedFile[], force: boolean): Promise<void> {
+  if (!existsSync(targetDir)) return;
+  const entries = await readdir(targetDir).catch((error: NodeJS.ErrnoException) => {
+    throw new ExecutaError(`${targetDir} exists and is not a folder I can read (${error.code})`, {
+      hint: "choose another target folder",
+    });
+  });
+  if (entries.length === 0) return;
+  if (!force) {
+    throw new ExecutaError(`target folder ${targetDir} is not empty`, {
+      hint: "choose a new or empty folder, or pass --force to add the project to it (existing files are never overwritten)",
+    });
+  }
+  const taken = files.map((f) => f.path).filter((p) => existsSync(join(targetDir, p)));
+  if (taken.length > 0) {
+    throw new ExecutaError(
+      `--force never overwrites, and ${taken.length} file(s) of the project already exist in ${targetDir}: ${taken.join(", ")}`,
+      { hint: "move or delete those files first, or choose another folder; nothing was written" },
+    );
+  }
+}
+
+export async function writeProject(targetDir: string, files: readonly RenderedFile[]): Promise<void> {
+  const root = resolve(targetDir);
+  const createdDirs: string[] = [];
+  const createdFiles: string[] = [];
+  const ensureDir = async (dir: string) => {
+    if (existsSync(dir)) return;
+    await ensureDir(dirname(dir));
+    await mkdir(dir);
+    createdDirs.push(dir);
+  };
+  const rollback = async () => {
+    for (const file of createdFiles.reverse()) await rm(file, { force: true });
+    for (const dir of createdDirs.reverse()) await rm(dir, { recursive: true, force: true });
+  };
+  const onSignal = () => {
+    void rollback().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", onSignal);
+  try {
+    await ensureDir(root);
+    for (const file of files) {
+      const path = join(root, file.path);
+      if (relative(root, path).startsWith("..")) throw new Error(`template path escapes the project: ${file.path}`);
+      await ensureDir(dirname(path));
+      await writeFile(path, file.content, { flag: "wx" });
+      createdFiles.push(path);
+      await chmod(path, file.mode);
+    }
+  } catch (error) {
+    await rollback();
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ExecutaError(`could not write the project into ${root}${code ? ` (${code})` : ""}: ${(error as Error).message}`, {
+      hint: "nothing was left behind; check the folder's permissions and free space, then run again",
+      cause: error,
+    });
+  } finally {
+    process.removeListener("SIGINT", onSignal);
+  }
+}
