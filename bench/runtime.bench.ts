@@ -1,0 +1,124 @@
+/**
+ * Issue 2's benchmark: scaffold time per language, and each language runtime's cold start and
+ * sequential invoke throughput against a minimal hand-written plugin in the same language.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { coldStartMs, fmt, median, ratio, roundTripsMs, sideBySide, table, type Launch } from "./lib.js";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const work = mkdtempSync(join(tmpdir(), "executa-bench-runtime-"));
+const INVOKES = Number(process.env.BENCH_INVOKES ?? 10_000);
+const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
+
+const MINIMAL = {
+  ts: `process.stdin.setEncoding("utf8");
+let buf = "";
+process.stdin.on("data", (c) => {
+  buf += c;
+  let i;
+  while ((i = buf.indexOf("\\n")) >= 0) {
+    const line = buf.slice(0, i); buf = buf.slice(i + 1);
+    const req = JSON.parse(line);
+    const result = req.method === "describe" ? { name: "minimal", version: "0.1.0", description: "m", tools: [] }
+      : { success: true, data: { words: String(req.params.arguments.text).split(/\\s+/).length } };
+    process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, result }) + "\\n");
+  }
+});
+`,
+  python: `import json, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    if req["method"] == "describe":
+        result = {"name": "minimal", "version": "0.1.0", "description": "m", "tools": []}
+    else:
+        result = {"success": True, "data": {"words": len(req["params"]["arguments"]["text"].split())}}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": req["id"], "result": result}) + "\\n")
+    sys.stdout.flush()
+`,
+  go: `package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"strings"
+)
+
+func main() {
+	in := bufio.NewReader(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	for {
+		line, err := in.ReadBytes('\\n')
+		if err != nil {
+			return
+		}
+		var req struct {
+			ID     json.RawMessage \`json:"id"\`
+			Method string          \`json:"method"\`
+			Params struct {
+				Arguments struct {
+					Text string \`json:"text"\`
+				} \`json:"arguments"\`
+			} \`json:"params"\`
+		}
+		if json.Unmarshal(line, &req) != nil {
+			continue
+		}
+		var result any = map[string]any{"name": "minimal", "version": "0.1.0", "description": "m", "tools": []any{}}
+		if req.Method != "describe" {
+			result = map[string]any{"success": true, "data": map[string]any{"words": len(strings.Fields(req.Params.Arguments.Text))}}
+		}
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+		out.Write(append(b, '\\n'))
+		out.Flush()
+	}
+}
+`,
+};
+
+let scaffolds = 0;
+function scaffold(lang: string): { dir: string; ms: number } {
+  const dir = join(work, `plugin-${lang}-${scaffolds++}`);
+  const start = performance.now();
+  execFileSync(process.execPath, [join(REPO, "bin", "create-executa.js"), dir, "--name", "bench-plugin", "--lang", lang, "--no-install", "--no-git", "--json"], { stdio: "ignore" });
+  return { dir, ms: performance.now() - start };
+}
+
+function launches(lang: string, dir: string): { runtime: Launch; minimal: Launch } {
+  const minimalDir = mkdtempSync(join(work, `minimal-${lang}-`));
+  if (lang === "ts") {
+    execFileSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", dir, "--typeRoots", join(REPO, "node_modules", "@types")], { stdio: "inherit" });
+    writeFileSync(join(minimalDir, "minimal.mjs"), MINIMAL.ts);
+    return { runtime: { command: process.execPath, args: [join(dir, "dist", "src", "main.js")] }, minimal: { command: process.execPath, args: [join(minimalDir, "minimal.mjs")] } };
+  }
+  if (lang === "python") {
+    writeFileSync(join(minimalDir, "minimal.py"), MINIMAL.python);
+    return { runtime: { command: "python3", args: ["-m", "bench_plugin"], cwd: dir }, minimal: { command: "python3", args: [join(minimalDir, "minimal.py")] } };
+  }
+  writeFileSync(join(minimalDir, "main.go"), MINIMAL.go);
+  writeFileSync(join(minimalDir, "go.mod"), "module minimal\n\ngo 1.21\n");
+  execFileSync("go", ["build", "-o", join(minimalDir, "minimal"), "."], { cwd: minimalDir, stdio: "inherit" });
+  execFileSync("go", ["build", "-o", join(dir, "plugin"), "."], { cwd: dir, stdio: "inherit" });
+  return { runtime: { command: join(dir, "plugin"), args: [] }, minimal: { command: join(minimalDir, "minimal"), args: [] } };
+}
+
+const invoke = (i: number) => ({ jsonrpc: "2.0", id: i, method: "invoke", params: { tool: "text_stats", arguments: { text: "the quick brown fox jumps over the lazy dog" } } });
+
+const rows: (string | number)[][] = [];
+for (const lang of ["ts", "python", "go"]) {
+  const scaffoldMs = median([1, 2, 3, 4, 5].map(() => scaffold(lang).ms));
+  const { dir } = scaffold(lang);
+  const { runtime, minimal } = launches(lang, dir);
+  const [coldRuntime, coldMinimal] = await sideBySide(COLD_ROUNDS, () => coldStartMs(runtime), () => coldStartMs(minimal));
+  const [tputRuntime, tputMinimal] = await sideBySide(3, () => roundTripsMs(runtime, invoke, INVOKES), () => roundTripsMs(minimal, invoke, INVOKES));
+  rows.push(
+    [lang, "scaffold, no install (ms)", fmt(scaffoldMs), "", "", ""],
+    [lang, "cold start: spawn -> describe (ms)", fmt(coldRuntime), fmt(coldMinimal), ratio(coldRuntime, coldMinimal), "<= 1.2x"],
+    [lang, `${INVOKES} sequential invokes (ms)`, fmt(tputRuntime), fmt(tputMinimal), ratio(tputRuntime, tputMinimal), "<= 1.3x"],
+  );
+}
+process.stdout.write(table(["language", "measure", "runtime", "minimal plugin", "ratio", "goal"], rows));
