@@ -1,0 +1,88 @@
+package executa
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Run serves the manifest's tools over stdin/stdout until stdin closes, the host sends
+// shutdown, or SIGTERM / SIGINT arrives; then it lets in-flight invokes finish (within
+// Grace) and returns the exit code: 0, or 1 when the manifest cannot be read.
+//
+// Before anything runs, os.Stdout is pointed at stderr: the protocol keeps the real stdout
+// for itself, and a tool's fmt.Println goes to the log.
+func Run(manifestJSON []byte, bindings Bindings) int {
+	out := protectStdout()
+	log := logger(os.Stderr)
+	ctx, stop := onSignals(log)
+	defer stop()
+	if err := Serve(ctx, manifestJSON, bindings, os.Stdin, out, os.Stderr); err != nil {
+		log("executa: %v", err)
+		return 1
+	}
+	return 0
+}
+
+// Serve is Run without the process-wide parts (stdout redirection, signals): it reads
+// frames from in, writes frames to out and logs to errOut, until in ends, a shutdown
+// request, or ctx is done. Then it stops taking requests, waits up to Grace for the
+// in-flight invokes and returns. Tests use it to run a manifest and bindings of their own.
+func Serve(ctx context.Context, manifestJSON []byte, bindings Bindings, in io.Reader, out io.Writer, errOut io.Writer) error {
+	m, err := parseManifest(manifestJSON)
+	if err != nil {
+		return err
+	}
+	log := logger(errOut)
+	stopper := newStopper()
+	writer := newFrameWriter(out, log, func() { stopper.stop("stdout closed") })
+	base, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := &server{
+		manifest: m,
+		bindings: bindings,
+		writer:   writer,
+		channel:  newChannel(m, writer, log),
+		stopper:  stopper,
+		log:      log,
+		errOut:   errOut,
+		base:     base,
+	}
+	for name := range bindings {
+		if m.byName[name] == nil {
+			log("executa: binding %q is not a tool in manifest.json; run `executa manifest`", name)
+		}
+	}
+
+	eof := make(chan struct{})
+	go func() {
+		defer close(eof)
+		reader := newFrameReader(in, MaxFrameBytes)
+		for {
+			line, oversize, err := reader.next()
+			switch {
+			case oversize:
+				writer.error(nullID, CodeInvalidRequest, fmt.Sprintf("Frame exceeds %d MiB", MaxFrameBytes>>20), nil)
+			case err != nil:
+				if err != io.EOF {
+					log("executa: stdin: %v", err)
+				}
+				return
+			default:
+				s.line(line)
+			}
+		}
+	}()
+
+	select {
+	case <-eof:
+		stopper.stop("stdin closed")
+	case <-stopper.stopped:
+	case <-ctx.Done():
+		stopper.stop("signal")
+	}
+	stopper.drain(Grace, log)
+	writer.close()
+	return nil
+}
