@@ -17,7 +17,32 @@ const fold = {
 
 /** Code point order (the same in every language), not UTF-16 order. */
 function byCodePoint(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (U+D800-DFFF) stand for code points above U+FFFF: sort them after U+E000-FFFF.
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** The number of Unicode code points (a surrogate pair is one). */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xdc00 && unit <= 0xdfff && i > 0) {
+      const before = text.charCodeAt(i - 1);
+      if (before >= 0xd800 && before <= 0xdbff) count--;
+    }
+  }
+  return count;
 }
 
 export interface TextStats {
@@ -59,26 +84,23 @@ export function text_stats({
   const foldCase = fold[letter_case];
   const ignored = new Set((ignore ?? []).map(foldCase));
 
-  // word -> [count, first appearance]
-  const counts = new Map<string, [number, number]>();
+  // word -> count; a Map keeps first-appearance order, and the sort below is stable.
+  const counts = new Map<string, number>();
   let counted = 0;
-  for (const match of text.matchAll(WORD)) {
-    const word = foldCase(match[0]);
+  for (const match of text.match(WORD) ?? []) {
+    const word = foldCase(match);
     if (ignored.has(word)) continue;
     counted++;
-    const entry = counts.get(word);
-    if (entry) entry[0]++;
-    else counts.set(word, [1, counted]);
+    counts.set(word, (counts.get(word) ?? 0) + 1);
   }
 
   const words = unique ? counts.size : counted;
-  const ranked = [...counts]
-    .sort(([a, [countA, firstA]], [b, [countB, firstB]]) => countB - countA || byCodePoint(a, b) || firstA - firstB)
-    .slice(0, top)
-    .map(([word, [count]]) => ({ word, count }));
+  const ranked = Array.from(counts, ([word, count]) => ({ word, count }))
+    .sort((a, b) => b.count - a.count || byCodePoint(a.word, b.word))
+    .slice(0, top);
   return {
     words,
-    characters: [...text].length,
+    characters: codePoints(text),
     distinct_words: counts.size,
     top: ranked,
     reading_minutes: Math.round((words / words_per_minute) * 100) / 100,

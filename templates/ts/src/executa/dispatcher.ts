@@ -27,6 +27,9 @@ export function clientCapabilities(hostCapabilities: readonly string[]): Record<
   return out;
 }
 
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+
 const isId = (id: unknown): id is Id => id === null || typeof id === "string" || typeof id === "number";
 
 export class Dispatcher {
@@ -84,7 +87,7 @@ export class Dispatcher {
   private method(id: Id, method: string, params: unknown): void {
     switch (method) {
       case "invoke":
-        void this.invoke(id, params);
+        this.invoke(id, params);
         return;
       case "describe":
         this.writer.result(id, this.manifest);
@@ -120,7 +123,7 @@ export class Dispatcher {
     };
   }
 
-  private async invoke(id: Id, params: unknown): Promise<void> {
+  private invoke(id: Id, params: unknown): void {
     if (!isObject(params) || typeof params.tool !== "string") {
       this.writer.error(id, RpcCode.InvalidParams, "Missing 'tool' in params");
       return;
@@ -151,27 +154,48 @@ export class Dispatcher {
     }
 
     const ctx = new InvokeContext(tool, params, this.channel);
+    const args = checked.args;
+    const call = (fn: ToolFunction) =>
+      binding.style === "positional" ? fn(...binding.params.map((p) => args[p]), ctx) : fn(args, ctx);
     const start = performance.now();
-    const duration = () => Math.round(performance.now() - start);
     this.stopper.started();
+    let outcome: unknown;
     try {
-      let fn = this.loaded.get(name);
-      if (fn === undefined) {
-        fn = await binding.load();
-        this.loaded.set(name, fn);
-      }
-      const args = checked.args;
-      const data =
-        binding.style === "positional" ? await fn(...binding.params.map((p) => args[p]), ctx) : await fn(args, ctx);
-      this.writer.result(id, { success: true, data: data === undefined ? null : data, duration_ms: duration() });
+      const fn = this.loaded.get(name);
+      outcome =
+        fn !== undefined
+          ? call(fn)
+          : binding.load().then((loaded) => {
+              this.loaded.set(name, loaded);
+              return call(loaded);
+            });
     } catch (err) {
-      if (err instanceof ToolError) {
-        this.writer.result(id, { success: false, error: err.message, duration_ms: duration() });
-      } else if (err instanceof HostError) {
-        const error = `${err.method} failed: [${err.code}] ${err.message}`;
-        this.writer.result(id, { success: false, error, duration_ms: duration() });
+      this.answer(id, name, start, false, err);
+      return;
+    }
+    // A synchronous tool is answered at once; a promise when it settles.
+    if (isThenable(outcome)) {
+      Promise.resolve(outcome).then(
+        (data) => this.answer(id, name, start, true, data),
+        (err) => this.answer(id, name, start, false, err),
+      );
+    } else {
+      this.answer(id, name, start, true, outcome);
+    }
+  }
+
+  private answer(id: Id, name: string, start: number, ok: boolean, value: unknown): void {
+    const duration_ms = Math.round(performance.now() - start);
+    try {
+      if (ok) {
+        this.writer.result(id, { success: true, data: value === undefined ? null : value, duration_ms });
+      } else if (value instanceof ToolError) {
+        this.writer.result(id, { success: false, error: value.message, duration_ms });
+      } else if (value instanceof HostError) {
+        const error = `${value.method} failed: [${value.code}] ${value.message}`;
+        this.writer.result(id, { success: false, error, duration_ms });
       } else {
-        this.log(`executa: tool '${name}' threw:\n${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        this.log(`executa: tool '${name}' threw:\n${value instanceof Error ? (value.stack ?? value.message) : String(value)}`);
         this.writer.error(id, RpcCode.InternalError, `Tool '${name}' failed unexpectedly; see the plugin's stderr`);
       }
     } finally {
