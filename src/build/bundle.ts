@@ -1,0 +1,114 @@
+/**
+ * The TypeScript plugin as one CommonJS file (esbuild, platform node). Warnings that mean the
+ * bundle would break at run time are errors here, with the source location and a fix.
+ */
+import { existsSync } from "node:fs";
+import { join, relative } from "node:path";
+import * as esbuild from "esbuild";
+import { ExecutaError, ExitCode } from "../common/errors.js";
+import { formatDiagnostic, type Diagnostic } from "../protocol/index.js";
+
+/** esbuild warning ids that break a bundled single executable at run time, and how to fix each. */
+const FATAL_WARNINGS: Record<string, string> = {
+  "empty-import-meta":
+    "import.meta is empty in the CommonJS bundle: use __dirname / __filename, or import JSON files instead of reading them beside import.meta.url",
+  "unsupported-require-call":
+    "a require() whose argument is not a string literal cannot be bundled and fails in the executable: require each module by its literal name",
+  "unsupported-dynamic-import":
+    "an import() whose argument is not a string literal cannot be bundled and fails in the executable: import each module by its literal name",
+  "require-resolve-not-external":
+    "require.resolve() finds no files inside a single executable: import the module, or ship its data as JSON",
+};
+
+const ERROR_HINTS: Array<[RegExp, string]> = [
+  [/top-level await/i, "top-level await does not exist in the CommonJS bundle a single executable runs: move it into an async function"],
+  [/\.node\b/, "native .node addons cannot be embedded in a single executable: use a pure JavaScript or WebAssembly package instead"],
+];
+
+export class BuildError extends ExecutaError {
+  readonly diagnostics: Diagnostic[];
+
+  constructor(message: string, diagnostics: Diagnostic[], hint?: string) {
+    super(message, { hint, exitCode: ExitCode.CannotRun });
+    this.diagnostics = diagnostics;
+  }
+}
+
+function toDiagnostic(message: esbuild.Message, severity: "error" | "warning", projectDir: string, hint?: string): Diagnostic {
+  const loc = message.location;
+  return {
+    severity,
+    message: message.text,
+    ...(hint && { hint }),
+    ...(loc && { file: loc.file.startsWith("/") ? relative(projectDir, loc.file) : loc.file, line: loc.line, column: loc.column + 1 }),
+  };
+}
+
+const nativeAddons: esbuild.Plugin = {
+  name: "executa-native-addons",
+  setup(build) {
+    build.onResolve({ filter: /\.node$/ }, (args) => ({
+      errors: [{ text: `native addon "${args.path}" cannot be embedded in a single executable` }],
+    }));
+  },
+};
+
+export interface BundleResult {
+  code: string;
+  warnings: Diagnostic[];
+}
+
+export interface BundleOptions {
+  projectDir: string;
+  /** Entry file relative to the project; default src/main.ts. */
+  entry?: string;
+  /** Source of a generated entry (the snapshot wrapper), resolved from the project's src/. */
+  entrySource?: string;
+}
+
+/** Bundles the plugin; throws BuildError listing every run-time-breaking problem. */
+export async function bundle(options: BundleOptions): Promise<BundleResult> {
+  const projectDir = options.projectDir;
+  const entry = options.entry ?? "src/main.ts";
+  if (!options.entrySource && !existsSync(join(projectDir, entry))) {
+    throw new ExecutaError(`entry ${entry} not found in ${projectDir}`, {
+      hint: "a TypeScript plugin's entry is src/main.ts, which calls run({ manifest, bindings })",
+    });
+  }
+  let result: esbuild.BuildResult<{ write: false }>;
+  try {
+    result = await esbuild.build({
+      ...(options.entrySource
+        ? { stdin: { contents: options.entrySource, resolveDir: join(projectDir, "src"), sourcefile: "executa-snapshot-entry.js", loader: "js" } }
+        : { entryPoints: [join(projectDir, entry)] }),
+      absWorkingDir: projectDir,
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node22",
+      write: false,
+      logLevel: "silent",
+      legalComments: "none",
+      charset: "utf8",
+      plugins: [nativeAddons],
+    });
+  } catch (error) {
+    const failure = error as esbuild.BuildFailure;
+    if (!Array.isArray(failure.errors)) throw error;
+    const diagnostics = failure.errors.map((e) =>
+      toDiagnostic(e, "error", projectDir, ERROR_HINTS.find(([re]) => re.test(e.text))?.[1]),
+    );
+    throw new BuildError(`bundling failed: ${formatDiagnostic({ ...diagnostics[0]!, hint: undefined })}`, diagnostics, diagnostics[0]?.hint);
+  }
+  const fatal: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  for (const warning of result.warnings) {
+    const hint = warning.id ? FATAL_WARNINGS[warning.id] : undefined;
+    if (hint) fatal.push(toDiagnostic(warning, "error", projectDir, hint));
+    else warnings.push(toDiagnostic(warning, "warning", projectDir));
+  }
+  if (fatal.length > 0) {
+    throw new BuildError(`the bundle would break at run time: ${formatDiagnostic({ ...fatal[0]!, hint: undefined })}`, [...fatal, ...warnings], fatal[0]!.hint);
+  }
+  return { code: result.outputFiles[0]!.text, warnings };
+}

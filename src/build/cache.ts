@@ -1,0 +1,10 @@
+/** The user's cache folder for runtimes: EXECUTA_CACHE_DIR, else the platform's cache home. */
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.EXECUTA_CACHE_DIR) return env.EXECUTA_CACHE_DIR;
+  if (process.platform === "win32") return join(env.LOCALAPPDATA ?? join(homedir(), "AppData", "Local"), "executa", "Cache");
+  if (process.platform === "darwin") return join(homedir(), "Library", "Caches", "executa");
+  return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "executa");
+}

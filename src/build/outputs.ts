@@ -1,0 +1,114 @@
+/**
+ * What Anna's binary distribution needs beside each executable: an archive holding it and a
+ * multi-file manifest.json, SHA256SUMS, build.json with a ready `binary_urls` block, and (with
+ * --base-url) that block in executa.json's distribution.profiles.binary.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { Manifest, PlatformKey } from "../protocol/index.js";
+import { PLATFORM_KEYS } from "../protocol/index.js";
+import { tarGz, zip, type ArchiveEntry } from "./archive/index.js";
+import { exeSuffix } from "../protocol/index.js";
+import { isWindows } from "./targets.js";
+import { writeAtomic } from "./write-atomic.js";
+
+export type ArchiveFormat = "tar.gz" | "zip";
+
+export interface FileFacts {
+  file: string;
+  size: number;
+  sha256: string;
+}
+
+export interface ArchiveFacts extends FileFacts {
+  format: ArchiveFormat;
+  /** The executable's path inside the archive. */
+  entrypoint: string;
+}
+
+export function sha256Of(data: Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+export function factsOf(path: string): FileFacts {
+  const data = readFileSync(path);
+  return { file: basename(path), size: data.length, sha256: sha256Of(data) };
+}
+
+/** The executable's path inside an archive: `bin/<name>[.exe]`. */
+export function entrypointIn(name: string, key: PlatformKey): string {
+  return `bin/${name}${exeSuffix(key)}`;
+}
+
+/** Anna's multi-file manifest.json at the archive root: entrypoint per platform and permissions. */
+export function annaManifest(manifest: Manifest, name: string, key: PlatformKey): Record<string, unknown> {
+  const entrypoint: Record<string, string> = { default: `bin/${name}` };
+  for (const k of PLATFORM_KEYS) if (isWindows(k)) entrypoint[k] = `bin/${name}.exe`;
+  const plugin: Record<string, unknown> = { name };
+  for (const field of ["display_name", "version", "description", "author"] as const) {
+    if (manifest[field] !== undefined) plugin[field] = manifest[field];
+  }
+  plugin.runtime = { binary: { entrypoint, permissions: { [entrypointIn(name, key)]: "0o755" } } };
+  return plugin;
+}
+
+/** Writes `<name>-<key>.tar.gz` (or `.zip` for Windows) beside the executable. */
+export function writeArchive(distDir: string, name: string, key: PlatformKey, binary: Buffer, manifest: Manifest): ArchiveFacts {
+  const format: ArchiveFormat = isWindows(key) ? "zip" : "tar.gz";
+  const entrypoint = entrypointIn(name, key);
+  const entries: ArchiveEntry[] = [
+    { path: "manifest.json", data: Buffer.from(JSON.stringify(annaManifest(manifest, name, key), null, 2) + "\n"), mode: 0o644 },
+    { path: entrypoint, data: binary, mode: 0o755 },
+  ];
+  const data = format === "zip" ? zip(entries) : tarGz(entries);
+  const file = `${name}-${key}.${format}`;
+  writeAtomic(join(distDir, file), data, 0o644);
+  return { file, size: data.length, sha256: sha256Of(data), format, entrypoint };
+}
+
+/** `dist/SHA256SUMS`: `<sha256>  <file>` per line, sorted by file name (the `sha256sum -c` form). */
+export function writeSums(distDir: string, files: readonly FileFacts[]): void {
+  const lines = [...files].sort((a, b) => (a.file < b.file ? -1 : 1)).map((f) => `${f.sha256}  ${f.file}\n`);
+  writeAtomic(join(distDir, "SHA256SUMS"), lines.join(""), 0o644);
+}
+
+export interface BinaryUrl {
+  url: string;
+  sha256: string;
+  size: number;
+  entrypoint: string;
+  format: ArchiveFormat;
+}
+
+/** The `binary_urls` block: each archive at `<baseUrl>/<file>`, or at its bare file name without one. */
+export function binaryUrls(archives: ReadonlyMap<PlatformKey, ArchiveFacts>, baseUrl?: string): Record<string, BinaryUrl> {
+  const out: Record<string, BinaryUrl> = {};
+  for (const key of PLATFORM_KEYS) {
+    const a = archives.get(key);
+    if (!a) continue;
+    const url = baseUrl ? `${baseUrl.replace(/\/+$/, "")}/${a.file}` : a.file;
+    out[key] = { url, sha256: a.sha256, size: a.size, entrypoint: a.entrypoint, format: a.format };
+  }
+  return out;
+}
+
+/** Writes `binary_urls` into executa.json's distribution.profiles.binary, keeping everything else. */
+export function writeBinaryUrls(projectDir: string, name: string, urls: Record<string, BinaryUrl>): void {
+  const path = join(projectDir, "executa.json");
+  const json = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  const distribution = (json.distribution && typeof json.distribution === "object" ? json.distribution : {}) as Record<string, unknown>;
+  const profiles = (distribution.profiles && typeof distribution.profiles === "object" ? distribution.profiles : {}) as Record<string, unknown>;
+  const binary = (profiles.binary && typeof profiles.binary === "object" ? profiles.binary : {}) as Record<string, unknown>;
+  profiles.binary = {
+    type: "binary",
+    executable_name: name,
+    supports_protocol: true,
+    ...binary,
+    binary_urls: { ...((binary.binary_urls as object | undefined) ?? {}), ...urls },
+  };
+  distribution.profiles = profiles;
+  if (!distribution.active) distribution.active = "binary";
+  json.distribution = distribution;
+  writeAtomic(path, JSON.stringify(json, null, 2) + "\n");
+}

@@ -1,0 +1,88 @@
+/**
+ * Node single executable applications: a SEA blob written by the host binary of the SAME Node
+ * version as the target runtime, injected with postject; Windows signatures are removed first,
+ * Mach-O results are ad-hoc signed.
+ */
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { inject } from "postject";
+import { signatureSet } from "portable-executable-signature";
+import { ExecutaError } from "../common/errors.js";
+import { exec, tail } from "../common/exec.js";
+import type { PlatformKey } from "../protocol/index.js";
+import { adhocSign } from "./macho-sign.js";
+import { isDarwin, isWindows } from "./targets.js";
+
+export const SEA_SENTINEL_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+export const SEA_RESOURCE = "NODE_SEA_BLOB";
+export const SEA_MACHO_SEGMENT = "NODE_SEA";
+
+export interface SeaBlobOptions {
+  /** The host node binary of the pinned version. */
+  hostNode: string;
+  /** The bundle, written to the work folder as the SEA main script. */
+  code: string;
+  workDir: string;
+  /** V8 code cache in the blob: only valid when the target is the host platform. */
+  useCodeCache: boolean;
+  /** Startup snapshot (host architecture only); `code` must set the deserialize main function. */
+  useSnapshot: boolean;
+  /** File name stem inside the work folder. */
+  label: string;
+}
+
+/** Environment for running the pinned node: none of the user's NODE_OPTIONS. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+/** Writes the SEA blob with the pinned host node and returns it. */
+export async function makeSeaBlob(options: SeaBlobOptions): Promise<Buffer> {
+  const main = join(options.workDir, `${options.label}.cjs`);
+  const output = join(options.workDir, `${options.label}.blob`);
+  const configPath = join(options.workDir, `${options.label}.sea-config.json`);
+  writeFileSync(main, options.code);
+  const config = {
+    main,
+    output,
+    disableExperimentalSEAWarning: true,
+    useCodeCache: options.useCodeCache && !options.useSnapshot,
+    useSnapshot: options.useSnapshot,
+    execArgvExtension: "none",
+  };
+  writeFileSync(configPath, JSON.stringify(config, null, 2));
+  const result = await exec(options.hostNode, ["--experimental-sea-config", configPath], { cwd: options.workDir, env: cleanEnv() });
+  if (result.code !== 0) {
+    throw new ExecutaError(`node could not write the single-executable blob: ${tail(result.stderr || result.stdout, 3).replace(/\n/g, " / ")}`, {
+      hint: options.useSnapshot
+        ? "a startup snapshot runs the plugin's setup at build time: it must not open files, sockets or stdin while loading"
+        : "run the bundle with `node` to see the failure",
+    });
+  }
+  return readFileSync(output);
+}
+
+/**
+ * Writes `outPath`: the target's node runtime with `blob` injected (and, for macOS, ad-hoc signed
+ * with `identifier`).
+ */
+export async function injectSea(runtimePath: string, blob: Buffer, key: PlatformKey, outPath: string, identifier: string): Promise<void> {
+  if (isWindows(key)) {
+    const unsigned = Buffer.from(signatureSet(readFileSync(runtimePath), null, true, true));
+    writeFileSync(outPath, unsigned);
+  } else {
+    copyFileSync(runtimePath, outPath);
+  }
+  try {
+    await inject(outPath, SEA_RESOURCE, blob, {
+      sentinelFuse: SEA_SENTINEL_FUSE,
+      ...(isDarwin(key) && { machoSegmentName: SEA_MACHO_SEGMENT }),
+    });
+  } catch (error) {
+    rmSync(outPath, { force: true });
+    throw new ExecutaError(`postject could not inject the blob into the ${key} runtime: ${(error as Error).message}`);
+  }
+  if (isDarwin(key)) writeFileSync(outPath, adhocSign(readFileSync(outPath), identifier));
+}
