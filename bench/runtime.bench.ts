@@ -15,7 +15,9 @@ const INVOKES = Number(process.env.BENCH_INVOKES ?? 10_000);
 const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
 
 const MINIMAL = {
-  ts: `process.stdin.setEncoding("utf8");
+  // The TS and Python baselines call the project's own text_stats, so both sides do the same tool work.
+  ts: (toolsModule: string) => `import { text_stats } from ${JSON.stringify(toolsModule)};
+process.stdin.setEncoding("utf8");
 let buf = "";
 process.stdin.on("data", (c) => {
   buf += c;
@@ -24,18 +26,19 @@ process.stdin.on("data", (c) => {
     const line = buf.slice(0, i); buf = buf.slice(i + 1);
     const req = JSON.parse(line);
     const result = req.method === "describe" ? { name: "minimal", version: "0.1.0", description: "m", tools: [] }
-      : { success: true, data: { words: String(req.params.arguments.text).split(/\\s+/).length } };
+      : { success: true, data: text_stats(req.params.arguments) };
     process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, result }) + "\\n");
   }
 });
 `,
-  python: `import json, sys
+  python: (module: string) => `import json, sys
+from ${module}.tools import text_stats
 for line in sys.stdin:
     req = json.loads(line)
     if req["method"] == "describe":
         result = {"name": "minimal", "version": "0.1.0", "description": "m", "tools": []}
     else:
-        result = {"success": True, "data": {"words": len(req["params"]["arguments"]["text"].split())}}
+        result = {"success": True, "data": text_stats(**req["params"]["arguments"])}
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": req["id"], "result": result}) + "\\n")
     sys.stdout.flush()
 `,
@@ -92,12 +95,12 @@ function launches(lang: string, dir: string): { runtime: Launch; minimal: Launch
   const minimalDir = mkdtempSync(join(work, `minimal-${lang}-`));
   if (lang === "ts") {
     execFileSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", dir, "--typeRoots", join(REPO, "node_modules", "@types")], { stdio: "inherit" });
-    writeFileSync(join(minimalDir, "minimal.mjs"), MINIMAL.ts);
+    writeFileSync(join(minimalDir, "minimal.mjs"), MINIMAL.ts(join(dir, "dist", "src", "tools.js")));
     return { runtime: { command: process.execPath, args: [join(dir, "dist", "src", "main.js")] }, minimal: { command: process.execPath, args: [join(minimalDir, "minimal.mjs")] } };
   }
   if (lang === "python") {
-    writeFileSync(join(minimalDir, "minimal.py"), MINIMAL.python);
-    return { runtime: { command: "python3", args: ["-m", "bench_plugin"], cwd: dir }, minimal: { command: "python3", args: [join(minimalDir, "minimal.py")] } };
+    writeFileSync(join(minimalDir, "minimal.py"), MINIMAL.python("bench_plugin"));
+    return { runtime: { command: "python3", args: ["-m", "bench_plugin"], cwd: dir }, minimal: { command: "python3", args: [join(minimalDir, "minimal.py")], env: { PYTHONPATH: dir } } };
   }
   writeFileSync(join(minimalDir, "main.go"), MINIMAL.go);
   writeFileSync(join(minimalDir, "go.mod"), "module minimal\n\ngo 1.21\n");
