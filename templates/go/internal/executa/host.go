@@ -210,6 +210,9 @@ func encodeParams(params any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
+	if string(raw) == "null" {
+		return json.RawMessage("{}"), nil
+	}
 	if jsonType(raw) != "object" {
 		return nil, fmt.Errorf("params must encode as a JSON object, not %s", jsonType(raw))
 	}
