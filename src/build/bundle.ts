@@ -53,6 +53,37 @@ const nativeAddons: esbuild.Plugin = {
   },
 };
 
+// In a single executable, require() loads built-in modules only; esbuild keeps a require() whose
+// argument is not a string literal as it is (it warns only for ESM output), so it is found here.
+const DYNAMIC_REQUIRE = /(?<![.\w$])require(?:\.resolve)?\s*\(\s*(?!["'][^"'`]*["']\s*[,)])(?=\S)(?!\))/g;
+const LOADERS: Record<string, esbuild.Loader> = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "jsx" };
+
+const dynamicRequires: esbuild.Plugin = {
+  name: "executa-dynamic-require",
+  setup(build) {
+    build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+      const { readFile } = await import("node:fs/promises");
+      const contents = await readFile(args.path, "utf8");
+      const loader = LOADERS[args.path.slice(args.path.lastIndexOf("."))] ?? "js";
+      const messages: esbuild.PartialMessage[] = [];
+      const lines = contents.split("\n");
+      lines.forEach((lineText, i) => {
+        const trimmed = lineText.trimStart();
+        if (trimmed.startsWith("//") || trimmed.startsWith("*")) return;
+        for (const m of lineText.matchAll(DYNAMIC_REQUIRE)) {
+          messages.push({
+            id: "unsupported-require-call",
+            text: "require() of a computed name: the single executable cannot load it",
+            location: { file: args.path, line: i + 1, column: m.index, lineText },
+          });
+        }
+      });
+      const inDependency = /[\\/]node_modules[\\/]/.test(args.path);
+      return { contents, loader, ...(inDependency ? { warnings: messages.map((w) => ({ ...w, id: "dependency-require-call" })) } : { warnings: messages }) };
+    });
+  },
+};
+
 export interface BundleResult {
   code: string;
   warnings: Diagnostic[];
@@ -90,7 +121,7 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
       logLevel: "silent",
       legalComments: "none",
       charset: "utf8",
-      plugins: [nativeAddons],
+      plugins: [nativeAddons, dynamicRequires],
     });
   } catch (error) {
     const failure = error as esbuild.BuildFailure;

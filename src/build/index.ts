@@ -18,7 +18,7 @@ import { checkPythonTargets, pyinstallerBuild, pyinstallerVersion, pythonCommand
 import { injectSea, makeSeaBlob } from "./sea.js";
 import { snapshotEntrySource } from "./snapshot.js";
 import { artifactName, BUN_VERSION, bunTargetFor, hostKey, NODE_VERSION, nodeRuntimeFor, parseTargets } from "./targets.js";
-import { launchFor, verifyLaunch } from "./verify.js";
+import { launchFor, verifyLaunch, wineGap } from "./verify.js";
 import { tempPathFor, writeAtomic } from "./write-atomic.js";
 
 export { BuildError } from "./bundle.js";
@@ -152,6 +152,8 @@ async function verifyTarget(key: PlatformKey, host: PlatformKey, binary: string,
   const launch = launchFor(key, host, binary);
   if ("skip" in launch) return { status: "skipped", reason: launch.skip };
   const result = await verifyLaunch(launch, manifestText);
+  const gap = launch.underWine && !result.ok ? wineGap(result.failures) : undefined;
+  if (gap) return { status: "skipped", reason: `not run: ${gap}` };
   return { status: result.ok ? "passed" : "failed", checks: result.checks, ...(!result.ok && { failures: result.failures }) };
 }
 

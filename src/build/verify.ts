@@ -16,6 +16,19 @@ export interface Launch {
   args: string[];
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Set when the launch goes through Wine (whose gaps are not the artifact's failures). */
+  underWine?: boolean;
+}
+
+/** Failures that are gaps of Wine itself (Debian's Wine 8), not of the artifact. */
+const WINE_GAPS: Array<[RegExp, string]> = [
+  [/bcryptprimitives\.dll not found/, "this Wine lacks bcryptprimitives.dll, which Go 1.24+ programs need"],
+  [/open EBADF|only supported on Windows 8\.1/, "Node's stdio pipes do not open under this Wine (EBADF)"],
+];
+
+/** The Wine gap behind `failures`, when that is what they show. */
+export function wineGap(failures: readonly string[]): string | undefined {
+  return WINE_GAPS.find(([re]) => failures.some((f) => re.test(f)))?.[1];
 }
 
 export interface VerifyResult {
@@ -58,7 +71,7 @@ export function launchFor(key: PlatformKey, host: PlatformKey, binary: string): 
   if (key === "windows-x86_64" && host === "linux-x86_64") {
     const wine = ["wine64", "wine"].map((w) => which(w)).find(Boolean);
     if (!wine) return { skip: "Wine is not installed (Debian: wine, wine64)" };
-    return { command: wine, args: [binary], env: { ...env, WINEDEBUG: "-all" } };
+    return { command: wine, args: [binary], env: { ...env, WINEDEBUG: "-all", NODE_SKIP_PLATFORM_CHECK: "1" }, underWine: true };
   }
   return { skip: `a ${key} binary cannot run on ${host}` };
 }
@@ -106,7 +119,9 @@ export function smoke(launch: Launch, expectManifestText: string): Promise<strin
     const finish = () => {
       timers.forEach(clearTimeout);
       if (exited === undefined) child.kill("SIGKILL");
-      resolve(failures.map((f) => (stderr.trim() ? `${f} (stderr: ${stderr.trim().split("\n").slice(-2).join(" / ")})` : f)));
+      const lines = stderr.trim().split("\n");
+      const shown = [...new Set([lines[0], ...lines.slice(-2)])].join(" / ");
+      resolve(failures.map((f) => (stderr.trim() ? `${f} (stderr: ${shown})` : f)));
     };
     child.on("error", (error) => {
       failures.push(`could not start: ${error.message}`);
