@@ -152,7 +152,7 @@ async function verifyTarget(key: PlatformKey, host: PlatformKey, binary: string,
   const launch = launchFor(key, host, binary);
   if ("skip" in launch) return { status: "skipped", reason: launch.skip };
   const result = await verifyLaunch(launch, manifestText);
-  const gap = launch.underWine && !result.ok ? wineGap(result.failures) : undefined;
+  const gap = launch.underWine && !result.ok ? wineGap([...result.failures, result.stderr ?? ""]) : undefined;
   if (gap) return { status: "skipped", reason: `not run: ${gap}` };
   return { status: result.ok ? "passed" : "failed", checks: result.checks, ...(!result.ok && { failures: result.failures }) };
 }

@@ -44,9 +44,10 @@ export async function makeSeaBlob(options: SeaBlobOptions): Promise<Buffer> {
   const output = join(options.workDir, `${options.label}.blob`);
   const configPath = join(options.workDir, `${options.label}.sea-config.json`);
   writeFileSync(main, options.code);
+  // Relative names: the blob records the main script's path, and the work folder's name is random.
   const config = {
-    main,
-    output,
+    main: `${options.label}.cjs`,
+    output: `${options.label}.blob`,
     disableExperimentalSEAWarning: true,
     useCodeCache: options.useCodeCache && !options.useSnapshot,
     useSnapshot: options.useSnapshot,

@@ -36,6 +36,8 @@ export interface VerifyResult {
   /** "conform" when src/conform ran, "smoke" otherwise. */
   checks: "conform" | "smoke";
   failures: string[];
+  /** The plugin's stderr (its tail), when the smoke ran. */
+  stderr?: string;
 }
 
 /** PATH without any folder that holds node, so the artifact cannot lean on an installed Node. */
@@ -106,7 +108,7 @@ const ALIVE_AFTER_MS = 1_000;
 const EXIT_TIMEOUT_MS = 10_000;
 
 /** The minimal smoke: initialize, describe (byte for byte), health; alive until EOF; exit 0. */
-export function smoke(launch: Launch, expectManifestText: string): Promise<string[]> {
+export function smoke(launch: Launch, expectManifestText: string): Promise<{ failures: string[]; stderr: string }> {
   return new Promise((resolve) => {
     const failures: string[] = [];
     const child = spawn(launch.command, launch.args, { env: launch.env, cwd: launch.cwd, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
@@ -121,7 +123,7 @@ export function smoke(launch: Launch, expectManifestText: string): Promise<strin
       if (exited === undefined) child.kill("SIGKILL");
       const lines = stderr.trim().split("\n");
       const shown = [...new Set([lines[0], ...lines.slice(-2)])].join(" / ");
-      resolve(failures.map((f) => (stderr.trim() ? `${f} (stderr: ${shown})` : f)));
+      resolve({ failures: failures.map((f) => (stderr.trim() ? `${f} (stderr: ${shown})` : f)), stderr });
     };
     child.on("error", (error) => {
       failures.push(`could not start: ${error.message}`);
@@ -200,6 +202,6 @@ export async function verifyLaunch(launch: Launch, expectManifestText: string): 
     const failures = conformFailures(await runChecks(launch, { expectManifestText }));
     return { ok: failures.length === 0, checks: "conform", failures };
   }
-  const failures = await smoke(launch, expectManifestText);
-  return { ok: failures.length === 0, checks: "smoke", failures };
+  const { failures, stderr } = await smoke(launch, expectManifestText);
+  return { ok: failures.length === 0, checks: "smoke", failures, stderr };
 }
