@@ -23,6 +23,10 @@ type server struct {
 	log      func(string, ...any)
 	errOut   io.Writer
 	base     context.Context // the parent of every invoke's context; cancelled when the runtime stops
+
+	// next is the invoke the last frame started, for the reading goroutine to run (see read);
+	// only the reading goroutine touches it.
+	next func()
 }
 
 // frame is one decoded frame; a field is nil when its key is absent (and "null" when null).
@@ -222,7 +226,7 @@ func (s *server) invoke(id rawID, params json.RawMessage) {
 		return
 	}
 	inv := s.invocation(t, &p)
-	go s.run(id, inv, handler, checked)
+	s.next = func() { s.run(id, inv, handler, checked) }
 }
 
 // invocation builds the tool's view of the invoke from params.context.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 )
 
 // Run serves the manifest's tools over stdin/stdout until stdin closes, the host sends
@@ -56,24 +57,7 @@ func Serve(ctx context.Context, manifestJSON []byte, bindings Bindings, in io.Re
 	}
 
 	eof := make(chan struct{})
-	go func() {
-		defer close(eof)
-		reader := newFrameReader(in, MaxFrameBytes)
-		for {
-			line, oversize, err := reader.next()
-			switch {
-			case oversize:
-				writer.error(nullID, CodeInvalidRequest, fmt.Sprintf("Frame exceeds %d MiB", MaxFrameBytes>>20), nil)
-			case err != nil:
-				if err != io.EOF {
-					log("executa: stdin: %v", err)
-				}
-				return
-			default:
-				s.line(line)
-			}
-		}
-	}()
+	go s.read(newFrameReader(in, MaxFrameBytes), eof)
 
 	select {
 	case <-eof:
@@ -85,4 +69,39 @@ func Serve(ctx context.Context, manifestJSON []byte, bindings Bindings, in io.Re
 	stopper.drain(Grace, log)
 	writer.close()
 	return nil
+}
+
+// handOver is how long an invoke runs on the reading goroutine before another goroutine
+// takes over the reading.
+const handOver = time.Millisecond
+
+// read handles stdin frame by frame until it ends, then closes eof. An invoke runs on the
+// reading goroutine; if it is still running after handOver, a new goroutine takes over the
+// reading, so invokes run concurrently and a tool waiting for a reverse response gets it. A
+// quick tool thus answers without waking another thread, which keeps the cost per invoke
+// close to a plain read-answer loop.
+func (s *server) read(reader *frameReader, eof chan struct{}) {
+	for {
+		line, oversize, err := reader.next()
+		switch {
+		case oversize:
+			s.writer.error(nullID, CodeInvalidRequest, fmt.Sprintf("Frame exceeds %d MiB", MaxFrameBytes>>20), nil)
+		case err != nil:
+			if err != io.EOF {
+				s.log("executa: stdin: %v", err)
+			}
+			close(eof)
+			return
+		default:
+			s.line(line)
+			if run := s.next; run != nil {
+				s.next = nil
+				timer := time.AfterFunc(handOver, func() { go s.read(reader, eof) })
+				run()
+				if !timer.Stop() {
+					return // another goroutine reads now
+				}
+			}
+		}
+	}
 }

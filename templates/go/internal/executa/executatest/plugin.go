@@ -16,8 +16,8 @@ import (
 	"time"
 )
 
-// Timeout is how long a wait for a frame lasts by default.
-const Timeout = 10 * time.Second
+// Timeout is how long a wait for a frame lasts at most (generous: -race builds are slow).
+const Timeout = 30 * time.Second
 
 // Frame is one JSON-RPC frame the plugin wrote.
 type Frame struct {
@@ -64,6 +64,7 @@ type Plugin struct {
 	mu      sync.Mutex
 	frames  []Frame
 	taken   []bool
+	first   int      // frames before this index are all taken
 	stray   []string // stdout lines that are not JSON objects
 	stderr  bytes.Buffer
 	changed chan struct{} // closed and replaced whenever something arrives
@@ -210,9 +211,12 @@ func (p *Plugin) Await(match func(Frame) bool, timeout time.Duration) Frame {
 	deadline := time.After(timeout)
 	for {
 		p.mu.Lock()
-		for i, f := range p.frames {
-			if !p.taken[i] && match(f) {
+		for i := p.first; i < len(p.frames); i++ {
+			if f := p.frames[i]; !p.taken[i] && match(f) {
 				p.taken[i] = true
+				for p.first < len(p.taken) && p.taken[p.first] {
+					p.first++
+				}
 				p.mu.Unlock()
 				return f
 			}
