@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+// Fault: health answers {"status": "healthy"} (fails health).
+import { serve } from "./_core.mjs";
+serve({ healthStatus: "healthy" });
