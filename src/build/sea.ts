@@ -76,6 +76,10 @@ export async function injectSea(runtimePath: string, blob: Buffer, key: Platform
   } else {
     copyFileSync(runtimePath, outPath);
   }
+  // postject's LIEF prints harmless section-name warnings through console.warn; keep them for errors.
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void warnings.push(args.join(" "));
   try {
     await inject(outPath, SEA_RESOURCE, blob, {
       sentinelFuse: SEA_SENTINEL_FUSE,
@@ -83,7 +87,9 @@ export async function injectSea(runtimePath: string, blob: Buffer, key: Platform
     });
   } catch (error) {
     rmSync(outPath, { force: true });
-    throw new ExecutaError(`postject could not inject the blob into the ${key} runtime: ${(error as Error).message}`);
+    throw new ExecutaError(`postject could not inject the blob into the ${key} runtime: ${(error as Error).message}${warnings.length ? ` (${warnings.slice(-2).join(" / ")})` : ""}`);
+  } finally {
+    console.warn = warn;
   }
   if (isDarwin(key)) writeFileSync(outPath, adhocSign(readFileSync(outPath), identifier));
 }
