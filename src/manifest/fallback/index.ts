@@ -1,0 +1,1 @@
+export { precomputedExtraction } from "./match.js";

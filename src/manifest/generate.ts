@@ -1,0 +1,78 @@
+/** Project -> extraction for its language -> manifest + bindings file, validated. */
+import { canonicalManifestJson, hasErrors, validateManifest, type Diagnostic, type Manifest } from "../protocol/index.js";
+import { extractGo, renderGoBindings, GO_BINDINGS_PATH } from "./go/index.js";
+import { attachLocations } from "./locate.js";
+import type { Extraction } from "./model.js";
+import type { Output } from "./outputs.js";
+import { pluginLevelManifest } from "./plugin-fields.js";
+import { loadProject, type Project } from "./project.js";
+import { extractPython, pythonBindingsPath, renderPythonBindings } from "./python/index.js";
+import { renderTsBindings, TS_BINDINGS_PATH } from "./ts/bindings.js";
+import { extractTypeScript } from "./ts/extract.js";
+
+export interface GenerateOptions {
+  /** Warnings count as errors. */
+  strict?: boolean;
+  /** Programs to use instead of the ones on PATH (tests use them to simulate a missing toolchain). */
+  toolchain?: { python?: string; go?: string };
+}
+
+export interface Generated {
+  manifest: Manifest;
+  diagnostics: Diagnostic[];
+  /** manifest.json and the bindings file; paths are project-relative with `/` separators. */
+  outputs: Output[];
+  /** How the tools were read. */
+  via: string;
+  project: Project;
+}
+
+export const MANIFEST_PATH = "manifest.json";
+
+async function extract(project: Project, options: GenerateOptions): Promise<Extraction> {
+  switch (project.language) {
+    case "ts":
+      return extractTypeScript(project.dir);
+    case "python":
+      return extractPython(project, options.toolchain?.python);
+    case "go":
+      return extractGo(project, options.toolchain?.go);
+  }
+}
+
+function bindingsOutput(project: Project, extraction: Extraction): Output | undefined {
+  switch (project.language) {
+    case "ts":
+      return { path: TS_BINDINGS_PATH, content: renderTsBindings(extraction.bindings) };
+    case "python": {
+      const path = pythonBindingsPath(extraction);
+      return path ? { path, content: renderPythonBindings(extraction.bindings, extraction.packageDir!) } : undefined;
+    }
+    case "go": {
+      const content = renderGoBindings(extraction);
+      return content === undefined ? undefined : { path: GO_BINDINGS_PATH, content };
+    }
+  }
+}
+
+export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefined): Diagnostic[] {
+  return strict ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)) : diagnostics;
+}
+
+/** Generates the manifest and the bindings of the project in `projectDir` (nothing is written). */
+export async function generateManifest(projectDir: string, options: GenerateOptions = {}): Promise<Generated> {
+  const project = loadProject(projectDir);
+  const extraction = await extract(project, options);
+  const { manifest, diagnostics: pluginDiagnostics } = pluginLevelManifest(project, extraction.tools);
+  const validation = attachLocations(validateManifest(manifest, { source: "generated" }), extraction.locations).filter(
+    // The plugin-level checks already reported these with executa.json as the place to fix them.
+    (d) => !pluginDiagnostics.some((p) => p.path === d.path && p.severity === "error"),
+  );
+  const diagnostics = applyStrict([...extraction.diagnostics, ...pluginDiagnostics, ...validation], options.strict);
+  const outputs: Output[] = [{ path: MANIFEST_PATH, content: canonicalManifestJson(manifest) }];
+  const bindings = bindingsOutput(project, extraction);
+  if (bindings) outputs.push(bindings);
+  return { manifest, diagnostics, outputs, via: extraction.via, project };
+}
+
+export { hasErrors };

@@ -1,0 +1,60 @@
+/** The Go extractor: helpers/go, a go/ast program built once into a cache dir, then run per project. */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { exec, tail } from "../../common/exec.js";
+import { ExecutaError } from "../../common/errors.js";
+import { HELPERS_DIR } from "../../common/package-info.js";
+import { precomputedExtraction } from "../fallback/index.js";
+import { runHelper, ToolchainMissing } from "../helper-run.js";
+import type { Extraction } from "../model.js";
+import type { Project } from "../project.js";
+
+export const GO_HELPER_DIR = join(HELPERS_DIR, "go");
+export const GO_BINDINGS_PATH = "executa_bindings.go";
+
+function cacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || (process.platform === "win32" ? process.env.LOCALAPPDATA : undefined) || join(homedir(), ".cache");
+  return join(base, "create-executa");
+}
+
+/** The helper binary for this helper source, built with `go build` on first use. */
+async function helperBinary(go: string): Promise<string> {
+  const hash = createHash("sha256");
+  for (const file of ["go.mod", "main.go", "extract.go", "types.go"]) hash.update(readFileSync(join(GO_HELPER_DIR, file)));
+  const exe = process.platform === "win32" ? ".exe" : "";
+  const binary = join(cacheDir(), `go-extract-${hash.digest("hex").slice(0, 16)}-${process.platform}-${process.arch}${exe}`);
+  if (existsSync(binary)) return binary;
+  mkdirSync(cacheDir(), { recursive: true });
+  const temp = `${binary}.${process.pid}.tmp${exe}`;
+  const built = await exec(go, ["build", "-trimpath", "-o", temp, "."], {
+    cwd: GO_HELPER_DIR,
+    env: { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", CGO_ENABLED: "0" },
+    timeoutMs: 180_000,
+  });
+  if (built.spawnError?.code === "ENOENT") throw new ToolchainMissing(`${go} was not found`);
+  if (built.code !== 0) throw new ExecutaError(`building the Go extractor failed: ${tail(built.stderr)}`, { hint: "check that `go version` works (Go 1.21 or newer)" });
+  renameSync(temp, binary);
+  return binary;
+}
+
+export async function extractGo(project: Project, go = "go"): Promise<Extraction> {
+  try {
+    const binary = await helperBinary(go);
+    const out = await runHelper(binary, [project.dir, project.goModule ?? ""], project.dir, "Go extractor");
+    return { ...out, via: "go" };
+  } catch (error) {
+    if (!(error instanceof ToolchainMissing)) throw error;
+    const fallback = precomputedExtraction(project);
+    if (fallback) return fallback;
+    throw new ExecutaError(`${go} was not found, so the Go tools cannot be read`, {
+      hint: "install Go 1.21 or newer (https://go.dev/dl) and run `executa manifest` again",
+    });
+  }
+}
+
+/** The helper formats the bindings with go/format; this is only the wrapper for precomputed data. */
+export function renderGoBindings(extraction: Extraction): string | undefined {
+  return extraction.bindingsSource;
+}

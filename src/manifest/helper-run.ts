@@ -1,0 +1,34 @@
+/** Runs an extractor helper and reads the one JSON object it prints. */
+import { exec, tail } from "../common/exec.js";
+import { ExecutaError } from "../common/errors.js";
+import type { Diagnostic, ToolDefinition } from "../protocol/index.js";
+import type { ToolBinding, ToolLocation } from "./model.js";
+
+export interface HelperOutput {
+  tools: ToolDefinition[];
+  locations: ToolLocation[];
+  bindings: ToolBinding[];
+  diagnostics: Diagnostic[];
+  packageDir?: string;
+  bindingsSource?: string;
+}
+
+export class ToolchainMissing extends Error {}
+
+export async function runHelper(command: string, args: string[], cwd: string, what: string): Promise<HelperOutput> {
+  const result = await exec(command, args, { cwd, timeoutMs: 120_000 });
+  if (result.spawnError) {
+    if (result.spawnError.code === "ENOENT") throw new ToolchainMissing(`${command} was not found`);
+    throw new ExecutaError(`cannot run ${command}: ${result.spawnError.message}`);
+  }
+  if (result.code !== 0) {
+    throw new ExecutaError(`the ${what} failed (exit ${result.code}): ${tail(result.stderr || result.stdout)}`, {
+      hint: "this is a bug in create-executa's extractor; please report it with the source that triggers it",
+    });
+  }
+  try {
+    return JSON.parse(result.stdout) as HelperOutput;
+  } catch {
+    throw new ExecutaError(`the ${what} printed no JSON: ${tail(result.stdout || result.stderr)}`);
+  }
+}

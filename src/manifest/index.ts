@@ -1,0 +1,14 @@
+/**
+ * `executa manifest`: the describe result generated from the code (TypeScript, Python, Go, or a
+ * running plugin), written as manifest.json plus the language's bindings file, or checked.
+ */
+export { generateManifest, applyStrict, MANIFEST_PATH, type Generated, type GenerateOptions } from "./generate.js";
+export { writeOutputs, type Output } from "./outputs.js";
+export { checkManifest, compareOutputs, type CheckResult, type CheckStatus } from "./check.js";
+export { manifestChanges, type Change, type ChangeKind } from "./changes.js";
+export { unifiedDiff } from "./unified-diff.js";
+export { loadProject, type Language, type Project } from "./project.js";
+export { describePlugin, type LiveDescribe } from "./live/index.js";
+export { syncVersion } from "./sync-version.js";
+export { TS_BINDINGS_PATH } from "./ts/bindings.js";
+export { GO_BINDINGS_PATH } from "./go/index.js";

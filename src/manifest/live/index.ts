@@ -1,0 +1,1 @@
+export { describePlugin, type LiveDescribe } from "./describe.js";

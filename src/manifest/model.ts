@@ -1,0 +1,39 @@
+/** What every extractor returns: tools, where each came from, and how the runtime reaches each. */
+import type { Diagnostic, ToolDefinition } from "../protocol/index.js";
+
+export interface SourceLocation {
+  /** Project-relative, `/` separators. */
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** Where a tool and each of its parameters are declared, to point diagnostics at the source. */
+export interface ToolLocation extends SourceLocation {
+  parameters: (SourceLocation | undefined)[];
+}
+
+/** How the runtime reaches one tool (the bindings file is rendered from these). */
+export interface ToolBinding {
+  tool: string;
+  /** TS: module path relative to src/ ("./tools.js"); Python: dotted module; Go: unused. */
+  module: string;
+  /** The exported function (TS, Python) or the Go function name. */
+  symbol: string;
+  /** TS only. */
+  style?: "args" | "positional";
+  params?: string[];
+}
+
+export interface Extraction {
+  tools: ToolDefinition[];
+  locations: (ToolLocation | undefined)[];
+  bindings: ToolBinding[];
+  diagnostics: Diagnostic[];
+  /** Python: the package the bindings file goes into (a project-relative directory). */
+  packageDir?: string;
+  /** Go: the bindings file as the helper formatted it (go/format). */
+  bindingsSource?: string;
+  /** How the tools were read, for the report ("typescript", "python3 3.11.4", "precomputed template data"). */
+  via: string;
+}

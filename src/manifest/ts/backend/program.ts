@@ -1,0 +1,33 @@
+/** A TypeScript program over the files that declare tools, with the project's compiler options. */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+
+function projectOptions(projectDir: string): ts.CompilerOptions {
+  const configPath = join(projectDir, "tsconfig.json");
+  const defaults: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+  };
+  if (!existsSync(configPath)) return defaults;
+  const read = ts.readConfigFile(configPath, ts.sys.readFile);
+  if (read.error) return defaults;
+  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, projectDir, undefined, configPath);
+  return parsed.options;
+}
+
+export function createProgram(projectDir: string, rootFiles: string[]): ts.Program {
+  const options: ts.CompilerOptions = {
+    ...projectOptions(projectDir),
+    noEmit: true,
+    skipLibCheck: true,
+    // A missing node_modules (before `npm install`) must not stop the reading.
+    types: [],
+    incremental: false,
+    composite: false,
+  };
+  delete options.tsBuildInfoFile;
+  return ts.createProgram({ rootNames: rootFiles, options });
+}
