@@ -2,7 +2,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { Extraction, ToolBinding } from "../model.js";
-import { readSources } from "./backend/index.js";
 import { TS_BINDINGS_PATH } from "./bindings.js";
 import { mapTools } from "./map.js";
 
@@ -38,8 +37,10 @@ function modulePath(projectDir: string, file: string): string {
   return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
-export function extractTypeScript(projectDir: string): Extraction {
+export async function extractTypeScript(projectDir: string): Promise<Extraction> {
   const files = toolSourceFiles(projectDir);
+  // Loaded on demand: the compiler is large, and the other verbs never need it.
+  const { readSources } = await import("./backend/index.js");
   const reading = readSources(projectDir, files);
   const diagnostics = [...reading.diagnostics];
   const { tools, locations } = mapTools(reading.tools, diagnostics);

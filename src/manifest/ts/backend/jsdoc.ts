@@ -1,5 +1,5 @@
 /** JSDoc and plain comments around a declaration. */
-import ts from "typescript";
+import ts = require("typescript");
 
 /** Paragraphs kept (blank line between them); lines inside a paragraph joined with a space. */
 export function normaliseText(text: string): string {

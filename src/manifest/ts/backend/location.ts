@@ -1,5 +1,5 @@
 import { relative, sep } from "node:path";
-import ts from "typescript";
+import ts = require("typescript");
 import type { SourceLocation } from "../../model.js";
 
 export function locationOf(node: ts.Node, projectDir: string): SourceLocation {

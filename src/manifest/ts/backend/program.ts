@@ -1,7 +1,7 @@
 /** A TypeScript program over the files that declare tools, with the project's compiler options. */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import ts from "typescript";
+import ts = require("typescript");
 
 function projectOptions(projectDir: string): ts.CompilerOptions {
   const configPath = join(projectDir, "tsconfig.json");

@@ -1,5 +1,5 @@
 /** Finds the `@tool` functions of a source file and reads their parameters. */
-import ts from "typescript";
+import ts = require("typescript");
 import type { Diagnostic, Json } from "../../../protocol/index.js";
 import type { SourceInitializer, SourceParam, SourceTool } from "../source-model.js";
 import { closestJsDoc, commentText, findTag, plainComment, tagText } from "./jsdoc.js";

@@ -1,5 +1,5 @@
 /** TypeScript types -> the extractor's shapes. Enum values keep their SOURCE order (read from the syntax). */
-import ts from "typescript";
+import ts = require("typescript");
 import type { Literal, Shape } from "../source-model.js";
 
 const NOT_JSON_HINTS: Record<string, string> = {
