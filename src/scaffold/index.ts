@@ -1,6 +1,6 @@
 /** create: answers -> template context -> rendered files -> written project -> post-steps. */
 import { join, resolve } from "node:path";
-import { PACKAGE_VERSION, TEMPLATES_DIR } from "../common/package-info.js";
+import { PACKAGE_ROOT, PACKAGE_VERSION, TEMPLATES_DIR } from "../common/package-info.js";
 import { withSpinner } from "../common/term.js";
 import { generateManifest, writeOutputs } from "../manifest/index.js";
 import { renderTemplate } from "./render.js";
@@ -36,13 +36,23 @@ export interface ScaffoldResult {
   next: string[];
 }
 
+/** This version from the registry; or, when running from a source checkout, that checkout. */
+function defaultToolchainSpec(): string {
+  return PACKAGE_ROOT.split(/[\\/]/).includes("node_modules") ? `^${PACKAGE_VERSION}` : `file:${PACKAGE_ROOT}`;
+}
+
+/** The npx package argument for a toolchain spec: a range or tag names the package, a path or URL stands alone. */
+export function toolchainPackage(toolchainSpec: string): string {
+  return /^(?:file:|https?:|git\+|\.|\/)/.test(toolchainSpec) ? toolchainSpec : `create-executa@${toolchainSpec}`;
+}
+
 /** How a project of this language calls the toolchain. */
 export function toolchainCommand(spec: ProjectSpec, toolchainSpec: string): string {
-  return spec.lang === "ts" ? "npx executa" : `npx --yes --package=${toolchainSpec} executa`;
+  return spec.lang === "ts" ? "npx executa" : `npx --yes --package=${toolchainPackage(toolchainSpec)} executa`;
 }
 
 function nextSteps(dir: string, spec: ProjectSpec, toolchainSpec: string): string[] {
-  const executa = toolchainCommand(spec, toolchainSpec.startsWith("file:") ? `create-executa@${PACKAGE_VERSION}` : toolchainSpec);
+  const executa = toolchainCommand(spec, toolchainSpec.startsWith("file:") ? PACKAGE_VERSION : toolchainSpec);
   const test = { ts: "npm test", python: "python3 -m pytest", go: "go test ./..." }[spec.lang];
   return [`cd ${dir}`, test, `${executa} dev`, `${executa} test`, `${executa} build`];
 }
@@ -50,7 +60,7 @@ function nextSteps(dir: string, spec: ProjectSpec, toolchainSpec: string): strin
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const { spec } = options;
   const dir = resolve(options.targetDir);
-  const toolchainSpec = options.toolchainSpec ?? `^${PACKAGE_VERSION}`;
+  const toolchainSpec = options.toolchainSpec ?? defaultToolchainSpec();
   const files = await renderTemplate(join(TEMPLATES_DIR, spec.lang), { ...spec, toolchainSpec, year: new Date().getFullYear() });
   await checkTarget(dir, files, options.force ?? false);
   const result: ScaffoldResult = {
