@@ -1,0 +1,3 @@
+module executa-go-extract
+
+go 1.21
