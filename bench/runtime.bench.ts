@@ -112,7 +112,7 @@ function launches(lang: string, dir: string): { runtime: Launch; minimal: Launch
 const invoke = (i: number) => ({ jsonrpc: "2.0", id: i, method: "invoke", params: { tool: "text_stats", arguments: { text: "the quick brown fox jumps over the lazy dog" } } });
 
 const rows: (string | number)[][] = [];
-for (const lang of ["ts", "python", "go"]) {
+for (const lang of (process.env.BENCH_LANGS ?? "ts,python,go").split(",")) {
   const scaffoldMs = median([1, 2, 3, 4, 5].map(() => scaffold(lang).ms));
   const { dir } = scaffold(lang);
   const { runtime, minimal } = launches(lang, dir);
