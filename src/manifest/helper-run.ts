@@ -1,7 +1,7 @@
 /** Runs an extractor helper and reads the one JSON object it prints. */
 import { exec, tail } from "../common/exec.js";
 import { ExecutaError } from "../common/errors.js";
-import type { Diagnostic, ToolDefinition } from "../protocol/index.js";
+import { canonicalManifest, type Diagnostic, type ToolDefinition } from "../protocol/index.js";
 import type { ToolBinding, ToolLocation } from "./model.js";
 
 export interface HelperOutput {
@@ -27,7 +27,9 @@ export async function runHelper(command: string, args: string[], cwd: string, wh
     });
   }
   try {
-    return JSON.parse(result.stdout) as HelperOutput;
+    const out = JSON.parse(result.stdout) as HelperOutput;
+    // Go's maps come out with sorted keys: give every tool and parameter the canonical key order.
+    return { ...out, tools: (canonicalManifest({ tools: out.tools }) as { tools: ToolDefinition[] }).tools };
   } catch {
     throw new ExecutaError(`the ${what} printed no JSON: ${tail(result.stdout || result.stderr)}`);
   }

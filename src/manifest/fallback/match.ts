@@ -1,6 +1,67 @@
+/**
+ * The precomputed fallback: when python3 or go is missing on the machine that scaffolds, a
+ * project whose tool sources are still exactly the template's (every file the extractor would
+ * read matches its template, placeholders aside) gets the tools and bindings extracted from those
+ * very sources ahead of time (precomputed.ts). test/manifest/fallback.test.ts proves the data
+ * equals a fresh extraction of a freshly scaffolded template, and that the template hashes
+ * recorded here are the current ones, so the data cannot go stale silently.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { TEMPLATES_DIR } from "../../common/package-info.js";
 import type { Extraction } from "../model.js";
 import type { Project } from "../project.js";
+import { extractorInputs } from "../source-files.js";
+import { PRECOMPUTED, type PrecomputedTemplate } from "./precomputed.js";
 
-export function precomputedExtraction(_project: Project): Extraction | undefined {
+export const PY_MODULE = "__pyModule__";
+export const GO_MODULE = "__goModule__";
+
+export function sha256(data: string | Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** A template file as a pattern: literal text, each `{{...}}` one line's worth of anything. */
+export function templatePattern(template: string): RegExp | undefined {
+  if (/\{\{[#/^>]/.test(template)) return undefined; // blocks and partials: not a line-local substitution
+  const parts = template.split(/\{\{\{?[^}]*\}?\}\}/);
+  const escaped = parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^${escaped.join("[^\\n]*?")}$`, "s");
+}
+
+function matchesTemplate(content: string, templatePath: string): boolean {
+  const raw = readFileSync(templatePath, "utf8");
+  if (!templatePath.endsWith(".hbs")) return raw === content;
+  return templatePattern(raw)?.test(content) ?? false;
+}
+
+function substitute(text: string, pyModule: string, goModule: string): string {
+  return text.replaceAll(PY_MODULE, pyModule).replaceAll(GO_MODULE, goModule);
+}
+
+/** The template's files mapped onto the project's, or undefined when the sets differ. */
+function projectPaths(entry: PrecomputedTemplate, inputs: string[]): { pyModule: string } | undefined {
+  const candidates = entry.files.some((f) => f.path.includes(PY_MODULE)) ? [...new Set(inputs.map((p) => p.split("/")[0]!))] : [""];
+  for (const pyModule of candidates) {
+    const expected = entry.files.map((f) => f.path.replaceAll(PY_MODULE, pyModule)).sort();
+    if (expected.length === inputs.length && expected.every((p, i) => p === inputs[i])) return { pyModule };
+  }
   return undefined;
+}
+
+export function precomputedExtraction(project: Project): Extraction | undefined {
+  const entry = PRECOMPUTED.find((e) => e.language === project.language);
+  if (!entry) return undefined;
+  const mapped = projectPaths(entry, extractorInputs(project.dir, project.language));
+  if (!mapped) return undefined;
+  for (const file of entry.files) {
+    const templatePath = join(TEMPLATES_DIR, entry.template, file.template);
+    if (!existsSync(templatePath) || sha256(readFileSync(templatePath)) !== file.sha256) return undefined;
+    const content = readFileSync(join(project.dir, file.path.replaceAll(PY_MODULE, mapped.pyModule)), "utf8");
+    if (!matchesTemplate(content, templatePath)) return undefined;
+  }
+  const goModule = project.goModule ?? "";
+  const data = JSON.parse(substitute(JSON.stringify(entry.extraction), mapped.pyModule, goModule)) as Omit<Extraction, "via">;
+  return { ...data, via: `precomputed data for the unchanged ${entry.template} template` };
 }

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { exec, tail } from "../../common/exec.js";
+import { exec, tail, which } from "../../common/exec.js";
 import { ExecutaError } from "../../common/errors.js";
 import { HELPERS_DIR } from "../../common/package-info.js";
 import { precomputedExtraction } from "../fallback/index.js";
@@ -41,6 +41,8 @@ async function helperBinary(go: string): Promise<string> {
 
 export async function extractGo(project: Project, go = "go"): Promise<Extraction> {
   try {
+    // The toolchain decides, not a helper binary cached by an earlier run.
+    if (!(go.includes("/") || go.includes("\\") ? existsSync(go) : which(go))) throw new ToolchainMissing(`${go} was not found`);
     const binary = await helperBinary(go);
     const out = await runHelper(binary, [project.dir, project.goModule ?? ""], project.dir, "Go extractor");
     return { ...out, via: "go" };

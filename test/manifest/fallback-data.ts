@@ -1,0 +1,48 @@
+/** Builds the precomputed fallback data from a freshly scaffolded template, with the real extractor. */
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TEMPLATES_DIR } from "../../src/common/package-info.js";
+import { GO_MODULE, PY_MODULE, sha256 } from "../../src/manifest/fallback/match.js";
+import type { PrecomputedTemplate } from "../../src/manifest/fallback/precomputed.js";
+import { extractGo } from "../../src/manifest/go/index.js";
+import type { Extraction } from "../../src/manifest/model.js";
+import { loadProject } from "../../src/manifest/project.js";
+import { extractPython } from "../../src/manifest/python/index.js";
+import { extractorInputs } from "../../src/manifest/source-files.js";
+import { makeSpec, scaffold } from "../../src/scaffold/index.js";
+
+export const FALLBACK_LANGUAGES = ["python", "go"] as const;
+export type FallbackLanguage = (typeof FALLBACK_LANGUAGES)[number];
+
+export function templateExists(lang: FallbackLanguage): boolean {
+  const dir = join(TEMPLATES_DIR, lang);
+  return existsSync(dir) && readdirSync(dir).length > 0;
+}
+
+/** Scaffolds the template (no install, no git) and returns the project dir and its spec. */
+export async function scaffoldTemplate(lang: FallbackLanguage, name: string, goModule?: string) {
+  const targetDir = join(mkdtempSync(join(tmpdir(), "executa-fallback-")), name);
+  const spec = makeSpec({ lang, name, ...(goModule && { goModule }) });
+  await scaffold({ targetDir, spec, install: false, git: false, quiet: true });
+  return { dir: targetDir, spec };
+}
+
+/** A fresh extraction with the language's real toolchain. */
+export async function freshExtraction(dir: string): Promise<Extraction> {
+  const project = loadProject(dir);
+  return project.language === "python" ? extractPython(project) : extractGo(project);
+}
+
+export async function computeEntry(lang: FallbackLanguage): Promise<PrecomputedTemplate> {
+  const { dir, spec } = await scaffoldTemplate(lang, "fallback-probe", "example.com/fallback-probe");
+  const { via: _via, ...extraction } = await freshExtraction(dir);
+  const files = extractorInputs(dir, lang).map((path) => {
+    const base = lang === "python" ? path.replace(new RegExp(`^${spec.pyModule}/`), `${PY_MODULE}/`) : path;
+    const template = existsSync(join(TEMPLATES_DIR, lang, `${base}.hbs`)) ? `${base}.hbs` : base;
+    return { path: base, template, sha256: sha256(readFileSync(join(TEMPLATES_DIR, lang, template))) };
+  });
+  let text = JSON.stringify(extraction).replaceAll(spec.goModule, GO_MODULE);
+  if (lang === "python") text = text.replaceAll(`"${spec.pyModule}`, `"${PY_MODULE}`).replaceAll(`${spec.pyModule}/`, `${PY_MODULE}/`);
+  return { language: lang, template: lang, files, extraction: JSON.parse(text) as PrecomputedTemplate["extraction"] };
+}
