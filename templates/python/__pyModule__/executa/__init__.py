@@ -1,0 +1,19 @@
+"""The Executa plugin runtime, vendored into this project (standard library only).
+
+What it does, line by line, is create-executa's runtime contract: newline-delimited JSON-RPC 2.0
+on stdin/stdout, ``describe`` / ``initialize`` / ``health`` / ``shutdown`` / ``invoke``, argument
+checks against manifest.json, reverse requests to the host, file transport and clean stopping.
+
+Public API::
+
+    run(manifest_path=..., bindings=BINDINGS)   # or run(manifest={...}, bindings=...)
+    @tool / @tool(timeout=10) / @tool(name="other_name")
+    ToolError, HostError, ToolContext
+"""
+
+from .context import ToolContext
+from .decorator import tool
+from .errors import HostError, ToolError
+from .run import run
+
+__all__ = ["run", "tool", "ToolError", "HostError", "ToolContext"]

@@ -1,0 +1,51 @@
+"""Stopping: on stdin EOF, ``shutdown``, SIGTERM or SIGINT, stop taking requests, let in-flight
+invokes finish within the grace period, then exit 0. A second signal exits at once."""
+
+import _thread
+import threading
+
+# Seconds in-flight invokes may still run once the plugin stops; their answers are still written.
+GRACE_S = 3.0
+
+
+class Stopper:
+    """Counts the invokes in flight and knows when stopping began."""
+
+    def __init__(self) -> None:
+        self.stopping = False
+        self.reason = ""
+        self.running = 0  # invokes in flight
+        self.stopped = threading.Event()  # set when stopping begins
+        self.drained = threading.Event()  # set when stopping and no invoke is running
+        self._lock = _thread.allocate_lock()
+
+    def started(self) -> None:
+        with self._lock:
+            self.running += 1
+
+    def finished(self) -> None:
+        with self._lock:
+            self.running -= 1
+            if self.stopping and self.running == 0:
+                self.drained.set()
+
+    def begin(self, reason: str) -> None:
+        """Begin stopping; later calls do nothing."""
+        with self._lock:
+            if self.stopping:
+                return
+            self.stopping = True
+            self.reason = reason
+            if self.running == 0:
+                self.drained.set()
+        self.stopped.set()
+
+    def drain(self, log, grace: float = GRACE_S) -> bool:
+        """Waits until the in-flight invokes are done or the grace period is over; False if some were left."""
+        if self.drained.is_set():
+            return True
+        log(f"executa: {self.reason}: waiting up to {int(grace * 1000)} ms for {self.running} invoke(s)")
+        if self.drained.wait(grace):
+            return True
+        log(f"executa: grace period over with {self.running} invoke(s) unanswered")
+        return False

@@ -1,0 +1,107 @@
+"""Argument validation: an invoke's ``arguments`` against the tool's manifest parameters."""
+
+
+def json_type(value) -> str:
+    """The JSON type name of a value, as the error messages say it."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _has_type(value, type_name) -> bool:
+    if type_name == "string":
+        return isinstance(value, str)
+    if type_name == "integer":
+        if value is True or value is False:
+            return False
+        return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    if type_name == "number":
+        return isinstance(value, (int, float)) and value is not True and value is not False
+    if type_name == "boolean":
+        return value is True or value is False
+    if type_name == "object":
+        return isinstance(value, dict)
+    if type_name == "array":
+        return isinstance(value, list)
+    return True  # a type the runtime does not know: let the tool decide
+
+
+def _same(a, b) -> bool:
+    """JSON equality: true is not 1, 1 is 1.0."""
+    return json_type(a) == json_type(b) and a == b
+
+
+def _show(value) -> str:
+    """A value as JavaScript's String() writes it (the same message in every language)."""
+    if isinstance(value, str):
+        return value
+    if value is True or value is False:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _copy(value):
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def check_arguments(tool: dict, args: dict):
+    """Checks ``args`` against the tool's parameters.
+
+    Returns:
+        ``(arguments, None)``: what the tool sees. ``null`` for an optional parameter means "not
+        given", a missing optional parameter gets the manifest ``default`` when it has one, and
+        whole numbers for ``integer`` parameters are ints. Or ``(None, problems)``: one
+        ``{parameter, message}`` per parameter and issue.
+    """
+    errors = []
+    out = {}
+    parameters = tool.get("parameters") or []
+    for p in parameters:
+        name = p["name"]
+        value = args.get(name)
+        if value is None:
+            if p.get("required", True) is not False:
+                errors.append({"parameter": name, "message": "required"})
+            elif p.get("default") is not None:
+                out[name] = _copy(p["default"])
+            continue
+        type_name = p.get("type")
+        if not _has_type(value, type_name):
+            errors.append({"parameter": name, "message": f"expected {type_name}, got {json_type(value)}"})
+            continue
+        if type_name == "integer" and isinstance(value, float):
+            value = int(value)
+        elif type_name == "array":
+            items = p.get("items")
+            item_type = (items.get("type") if isinstance(items, dict) else None) or p.get("items_type") or "string"
+            for i, item in enumerate(value):
+                if not _has_type(item, item_type):
+                    errors.append({"parameter": name, "message": f"item {i}: expected {item_type}, got {json_type(item)}"})
+            if item_type == "integer":
+                value = [int(v) if isinstance(v, float) else v for v in value]
+        enum = p.get("enum")
+        if enum is not None and not any(_same(allowed, value) for allowed in enum):
+            errors.append({"parameter": name, "message": "must be one of: " + ", ".join(_show(e) for e in enum)})
+        out[name] = value
+    for name in args:
+        if name not in out and not any(p["name"] == name for p in parameters):
+            errors.append({"parameter": name, "message": "unknown parameter"})
+    return (None, errors) if errors else (out, None)
