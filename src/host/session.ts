@@ -308,6 +308,16 @@ export class Session {
     return promise;
   }
 
+  /** Writes a raw line and waits for the answer with `id` (for frames built by hand). */
+  callRaw(line: string | Buffer, id: string | number, method = "raw"): Promise<Response> {
+    const promise = new Promise<Response>((resolve, reject) => {
+      if (this.closed) return reject(new PluginExited(this.exit, this.spawnError));
+      this.pending.set(idKey(id), { method, sent: performance.now(), resolve, reject });
+    });
+    this.sendRaw(line);
+    return promise;
+  }
+
   /** A request with a timeout: rejects with RpcTimeout (the late answer is still recorded). */
   async request(method: string, params?: unknown, timeoutMs = 10_000, id?: string | number): Promise<Response> {
     const promise = this.call(method, params, id);

@@ -169,7 +169,8 @@ export function serve(fault = {}) {
     }
     if (!frame || typeof frame !== "object" || Array.isArray(frame)) return error(null, -32600, "Invalid Request: not an object");
     const hasId = Object.hasOwn(frame, "id");
-    const okId = frame.id === null || typeof frame.id === "string" || typeof frame.id === "number";
+    const fid = hasId ? frame.id : null;
+    const okId = fid === null || typeof fid === "string" || typeof fid === "number";
     if (!Object.hasOwn(frame, "method")) {
       if (hasId && ("result" in frame || "error" in frame)) {
         const p = pending.get(frame.id);

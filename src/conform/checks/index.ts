@@ -1,0 +1,33 @@
+/** The suite, in report order. */
+import type { Check } from "../types.js";
+import { healthCheck } from "./health.js";
+import { credentialsCheck, envelopeCheck, invalidArgumentsCheck, unknownToolCheck } from "./invoke.js";
+import { idZeroCheck, invalidRequestCheck, notificationCheck, parseErrorCheck, unknownMethodCheck } from "./jsonrpc.js";
+import { aliveCheck, describeCheck, eofCheck, sigtermCheck, stdoutCheck } from "./lifecycle.js";
+import { initializeV1Check, initializeV2Check, invokeIdCheck } from "./protocol-v2.js";
+import { fileTransportCheck, largeFrameCheck } from "./transport.js";
+
+export { manifestTextCheck, STDOUT_CHECK_ID } from "./lifecycle.js";
+
+export const CHECKS: readonly Check[] = [
+  describeCheck,
+  aliveCheck,
+  stdoutCheck,
+  eofCheck,
+  sigtermCheck,
+  healthCheck,
+  unknownMethodCheck,
+  parseErrorCheck,
+  invalidRequestCheck,
+  idZeroCheck,
+  notificationCheck,
+  initializeV2Check,
+  initializeV1Check,
+  unknownToolCheck,
+  invalidArgumentsCheck,
+  envelopeCheck,
+  credentialsCheck,
+  invokeIdCheck,
+  largeFrameCheck,
+  fileTransportCheck,
+];
