@@ -48,9 +48,11 @@ export function plainComment(node: ts.Node): string | undefined {
   while (trailingPos < text.length && (text[trailingPos] === ";" || text[trailingPos] === ",")) trailingPos++;
   const trailing = ts.getTrailingCommentRanges(text, trailingPos)?.find((r) => lineOf(r.pos) === endLine);
   if (trailing) return clean(text.slice(trailing.pos, trailing.end));
-  const leading = (ts.getLeadingCommentRanges(text, node.pos) ?? []).filter(
-    (r) => !text.startsWith("/**", r.pos),
-  );
-  if (leading.length > 0) return leading.map((r) => clean(text.slice(r.pos, r.end))).join(" ");
+  // Comments between the previous token and the declaration; those on the previous token's line are its own.
+  let trivia = text.slice(node.pos, node.getStart(sf));
+  const newline = trivia.indexOf("\n");
+  if (newline !== -1) trivia = trivia.slice(newline + 1);
+  const leading = trivia.match(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g) ?? [];
+  if (leading.length > 0) return leading.map(clean).filter(Boolean).join(" ") || undefined;
   return undefined;
 }

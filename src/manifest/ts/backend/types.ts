@@ -39,11 +39,11 @@ export class ShapeReader {
       .map((k) => k.symbol);
   }
 
-  /** Strips null / undefined / void from a union; reports whether any was there. */
+  /** Strips null / undefined / void from a union; `optional` when undefined or void was there (null alone keeps it required). */
   splitOptional(type: ts.Type): { type: ts.Type[]; optional: boolean } {
     const members = type.isUnion() ? type.types : [type];
     const kept = members.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null | ts.TypeFlags.Void)));
-    return { type: kept, optional: kept.length !== members.length };
+    return { type: kept, optional: members.some((t) => t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) };
   }
 
   shape(type: ts.Type, node: ts.TypeNode | undefined): { shape: Shape; optional: boolean } {
