@@ -118,9 +118,10 @@ class Plugin:
     def stderr(self) -> str:
         return "".join(self._stderr)
 
-    def wait_for_stderr(self, text: str, timeout: float = 5) -> None:
+    def wait_for_stderr(self, text: str, count: int = 1, timeout: float = 10) -> None:
+        """Waits until ``text`` was written on stderr (``count`` times)."""
         deadline = time.monotonic() + timeout
-        while text not in self.stderr:
+        while self.stderr.count(text) < count:
             if time.monotonic() > deadline:
                 raise AssertionError(f"{text!r} not on stderr within {timeout} s; stderr:\n{self.stderr}")
             time.sleep(0.01)

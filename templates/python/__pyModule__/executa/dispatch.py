@@ -20,7 +20,6 @@ CLIENT_CAPABILITIES = {
 }
 
 _CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect
-_CO_VARKEYWORDS = 0x08
 
 
 def client_capabilities(host_capabilities) -> dict:
@@ -48,10 +47,10 @@ def _describe_function(fn):
             parameters = inspect.signature(fn).parameters
         except (TypeError, ValueError):
             return fn, False, False
-        wants_ctx = "ctx" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+        wants_ctx = "ctx" in parameters
         return fn, wants_ctx, inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None))
     names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
-    wants_ctx = "ctx" in names or bool(code.co_flags & _CO_VARKEYWORDS)
+    wants_ctx = "ctx" in names
     return fn, wants_ctx, bool(code.co_flags & _CO_COROUTINE)
 
 

@@ -13,6 +13,8 @@ import time
 # How long an invoke may hold the reading before a watchdog moves it to another thread.
 HAND_OFF_AFTER_S = 0.001
 MAX_THREADS = 256
+# Idle wakes after which the watchdog sleeps until the next invoke.
+IDLE_CHECKS = 50
 
 
 class Relay:
@@ -76,7 +78,9 @@ class Relay:
         self._pool.submit(self._reader, self._generation)
 
     def _watch(self) -> None:
-        """Wakes about every millisecond while invokes run; sleeps while the plugin is idle."""
+        """Wakes about every millisecond while invokes run; sleeps once none started for IDLE_CHECKS
+        wakes (waking it for every burst of invokes would cost more than the wakes themselves)."""
+        idle = 0
         while True:
             self._wake.wait()
             seen = self._seq
@@ -84,6 +88,11 @@ class Relay:
             with self._lock:
                 if self._running and self._seq == seen:
                     self._move_reading()
-                elif not self._running:
-                    self._watching = False
-                    self._wake.clear()
+                elif self._seq != seen or self._running:
+                    idle = 0
+                else:
+                    idle += 1
+                    if idle >= IDLE_CHECKS:
+                        idle = 0
+                        self._watching = False
+                        self._wake.clear()
