@@ -11,3 +11,8 @@ export {
 export { readFileTransport, isFileTransportPointer, type FileTransportRead } from "./file-transport.js";
 export { matches, ANY } from "./match.js";
 export { LineSplitter } from "./lines.js";
+export { Workbench, type WorkbenchOptions } from "./dev/workbench.js";
+export { runRepl, runLine, complete, COMMANDS, type ReplOptions } from "./dev/repl.js";
+export { argumentsFromWords, coerceValue, splitWords } from "./dev/coerce.js";
+export { watchSources, isWatchedSource, type SourceWatcher } from "./dev/watch.js";
+export { rebuildStep } from "./dev/rebuild.js";
