@@ -1,0 +1,129 @@
+/** executa test and executa dev as users run them: exit codes, --json, the piped REPL, record and replay. */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { EXECUTA, executa, hasPython, PLUGINS } from "./helpers.js";
+
+const NODE_DIR = join(PLUGINS, "node");
+
+describe("executa test", () => {
+  it("--json prints one report and exits 0 on the reference plugin", () => {
+    const r = executa(["test", "--json", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as { passed: boolean; results: { id: string; status: string }[]; launch: { source: string } };
+    assert.equal(report.passed, true);
+    assert.equal(report.launch.source, "the command after --");
+    assert.ok(report.results.some((x) => x.id === "invoke.envelope" && x.status === "pass"));
+  });
+
+  it("prints a table with the failure, its rule and frames, and exits 1", () => {
+    const r = executa(["test", "--skip", "lifecycle,transport", "--dir", NODE_DIR, "--", process.execPath, "health-healthy.mjs"]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /✖ health/);
+    assert.match(r.stdout, /health status is "healthy"/);
+    assert.match(r.stdout, /rule: SPEC health/);
+    assert.match(r.stdout, /<- \{"jsonrpc":"2.0","id":1,"result":\{"status":"healthy"\}\}/);
+    assert.match(r.stdout, /- lifecycle\.eof|passed, 1 failed/);
+  });
+
+  it("detects the launch from package.json in --dir", () => {
+    const dir = mkdtempSync(join(tmpdir(), "executa-detect-"));
+    for (const f of ["_core.mjs", "reference.mjs"]) copyFileSync(join(NODE_DIR, f), join(dir, f));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "p", type: "module", bin: { p: "reference.mjs" } }));
+    const r = executa(["test", "--json", "--only", "describe", "--dir", dir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).launch.source, "package.json bin p");
+  });
+
+  it("exits 2 with one error line when nothing can be run", () => {
+    const dir = mkdtempSync(join(tmpdir(), "executa-empty-"));
+    const r = executa(["test", "--dir", dir]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^executa: error: no plugin found in /);
+    assert.match(r.stderr, /hint: expected executa\.json/);
+    assert.equal(executa(["test", "--fuzz", "-3", "--", "true"]).code, 2);
+  });
+});
+
+describe("executa dev", () => {
+  it("runs REPL commands piped in (no TTY): tools, invoke with coerced values, health, trace", () => {
+    const input = ["tools", 'invoke echo text="hi there" times=2 loud=yes tags=a,b', "invoke ask question=why", "trace on", "health", "invoke echo times=x text=a", "nonsense", "quit"].join("\n") + "\n";
+    const r = executa(["dev", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"], { input });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /tags: array<string> \(optional\)/);
+    assert.match(r.stdout, /"text": "HI THERE HI THERE"/);
+    assert.match(r.stdout, /"a",\s+"b"/);
+    assert.match(r.stdout, /"answer": "This is a canned reply/);
+    assert.match(r.stderr, /<= sampling\/createMessage \(invoke inv-[0-9a-f]+\) answered by the mock host/);
+    assert.match(r.stderr, /-> \{"jsonrpc":"2.0","id":\d+,"method":"health"\}/);
+    assert.match(r.stdout, /"status": "ready"/);
+    assert.match(r.stdout, /error: times is an integer, got "x"/);
+    assert.match(r.stdout, /unknown command "nonsense"/);
+  });
+
+  it("one-shots print JSON and exit by the answer", () => {
+    const ok = executa(["dev", "--invoke", "echo", "--args", '{"text":"x"}', "--json", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.deepEqual(JSON.parse(ok.stdout).data, { text: "x", tags: [] });
+    const described = executa(["dev", "--describe", "--json", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
+    assert.equal(JSON.parse(described.stdout).name, "conform-reference");
+    const bad = executa(["dev", "--invoke", "echo", "--args", "{}", "--json", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
+    assert.equal(bad.code, 1);
+    assert.equal(JSON.parse(bad.stdout).error.code, -32602);
+    const notJson = executa(["dev", "--invoke", "echo", "--args", "{nope", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
+    assert.equal(notJson.code, 2);
+    assert.match(notJson.stderr, /--args is not JSON/);
+  });
+
+  it("--credential reaches context.credentials", () => {
+    const r = executa(["dev", "--invoke", "sign", "--args", '{"message":"m"}', "--credential", "REF_SECRET=k", "--json", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).data.signature, "b60090e3052297aeb5a080889ce2fc4bca957e756faeb4df7d31800ca1e771ec");
+  });
+
+  it("--record writes a transcript that executa test --fixtures replays, and a changed answer fails it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "executa-rec-"));
+    const file = join(dir, "session.jsonl");
+    const rec = executa(["dev", "--record", file, "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"], { input: "invoke echo text=hello times=3\nhealth\nquit\n" });
+    assert.equal(rec.code, 0, rec.stderr);
+    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { request: { method: string } });
+    assert.deepEqual(lines.map((l) => l.request.method), ["initialize", "describe", "invoke", "health"]);
+    const replay = executa(["test", "--json", "--only", "fixtures", "--fixtures", dir, "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
+    assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+    assert.deepEqual(JSON.parse(replay.stdout).results.map((r: { id: string; status: string }) => [r.id, r.status]), [["fixtures/session", "pass"]]);
+    writeFileSync(file, readFileSync(file, "utf8").replace("hello hello hello", "hello"));
+    const broken = executa(["test", "--only", "fixtures", "--fixtures", file, "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
+    assert.equal(broken.code, 1);
+    assert.match(broken.stdout, /session\.jsonl line 3 \(invoke\)/);
+  });
+
+  it("--watch restarts the plugin when a source changes", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "executa-watch-"));
+    for (const f of ["_core.mjs", "reference.mjs"]) copyFileSync(join(NODE_DIR, f), join(dir, f));
+    const child = spawn(process.execPath, [EXECUTA, "dev", "--watch", "--dir", dir, "--", process.execPath, "reference.mjs"], { env: { ...process.env, NO_COLOR: "1" } });
+    t.after(() => child.kill("SIGKILL"));
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const waitFor = async (re: RegExp) => {
+      for (let i = 0; i < 100 && !re.test(stderr); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.match(stderr, re);
+    };
+    await waitFor(/watching .* \((fs\.watch|poll)\)/);
+    writeFileSync(join(dir, "reference.mjs"), readFileSync(join(dir, "reference.mjs"), "utf8") + "\n// changed\n");
+    await waitFor(/changed: reference\.mjs; restarting/);
+    await waitFor(/restarted; 3 tool\(s\)/);
+    child.stdin.end("quit\n");
+    const code = await new Promise((r) => child.on("exit", r));
+    assert.equal(code, 0);
+  });
+
+  it("works against a Python plugin too", (t) => {
+    if (!hasPython) return t.skip("python3 is not installed");
+    const r = executa(["dev", "--invoke", "echo", "--args", '{"text":"py","times":2}', "--json", "--dir", join(PLUGINS, "python"), "--", "python3", "reference.py"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).data.text, "py py");
+  });
+});

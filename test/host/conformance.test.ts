@@ -1,0 +1,84 @@
+/** The acceptance: each broken plugin fails exactly its check, the reference plugins pass all. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { runChecks } from "../../src/conform/index.js";
+import { hasPython, pluginLaunch } from "./helpers.js";
+
+const BROKEN: { file: string; check: string; says: RegExp }[] = [
+  { file: "node/exit-after-one-response.mjs", check: "lifecycle.alive", says: /exited .* right after its first response/ },
+  { file: "python/banner-on-stdout.py", check: "stdout.frames-only", says: /not JSON: "conform-reference-py 1.0.0 starting up"/ },
+  { file: "node/health-healthy.mjs", check: "health", says: /status is "healthy"/ },
+  { file: "python/manifest-without-tools.py", check: "describe", says: /tools/ },
+  { file: "node/slow-describe.mjs", check: "describe", says: /answered after 6\.\d s/ },
+  { file: "python/crashes-on-bad-json.py", check: "jsonrpc.parse-error", says: /exited \(exit code 1\)/ },
+  { file: "node/ignores-sigterm.mjs", check: "lifecycle.sigterm", says: /ignored SIGTERM/ },
+  { file: "python/reverse-request-without-invoke-id.py", check: "reverse.invoke-id", says: /MISSING_INVOKE_CONTEXT/ },
+  { file: "node/answers-notifications.mjs", check: "jsonrpc.notification", says: /replied to 3 notification/ },
+  { file: "python/leaves-file-transport-file.py", check: "transport.file", says: /still holds executa-resp-.*\.bak/ },
+];
+
+describe("conformance suite", () => {
+  for (const file of ["node/reference.mjs", "python/reference.py"]) {
+    it(`passes every check on ${file}, with --fuzz 2000`, async (t) => {
+      if (file.endsWith(".py") && !hasPython) return t.skip("python3 is not installed");
+      const report = await runChecks(pluginLaunch(file), { fuzz: 2000, seed: 7 });
+      const notPassed = report.results.filter((r) => r.status !== "pass");
+      assert.deepEqual(notPassed, [], JSON.stringify(notPassed, null, 2));
+      assert.equal(report.passed, true);
+      assert.equal(report.seed, 7);
+      assert.ok(report.results.length >= 21);
+    });
+  }
+
+  for (const broken of BROKEN) {
+    it(`${broken.file} fails exactly ${broken.check}`, async (t) => {
+      if (broken.file.endsWith(".py") && !hasPython) return t.skip("python3 is not installed");
+      const report = await runChecks(pluginLaunch(broken.file));
+      const failed = report.results.filter((r) => r.status === "fail");
+      assert.deepEqual(failed.map((r) => r.id), [broken.check], JSON.stringify(failed, null, 2));
+      assert.match(failed[0]!.message ?? "", broken.says);
+      assert.equal(report.passed, false);
+    });
+  }
+
+  it("the fuzzer finds the crash on bad JSON and names the frame", async (t) => {
+    if (!hasPython) return t.skip("python3 is not installed");
+    const report = await runChecks(pluginLaunch("python/crashes-on-bad-json.py"), { only: ["fuzz"], fuzz: 500, seed: 3 });
+    const fuzz = report.results.find((r) => r.id === "fuzz")!;
+    assert.equal(fuzz.status, "fail");
+    assert.match(fuzz.message!, /replayed alone, frame #\d+ \((truncated JSON|garbage|invalid UTF-8)\) kills it/);
+    assert.match(fuzz.message!, /--fuzz 500 --seed 3/);
+  });
+
+  it("the fuzzer catches answers to notifications", async () => {
+    const report = await runChecks(pluginLaunch("node/answers-notifications.mjs"), { only: ["fuzz"], fuzz: 300, seed: 11 });
+    assert.equal(report.results[0]!.status, "fail");
+    assert.match(report.results[0]!.message!, /id null/);
+  });
+
+  it("expectManifestText adds a byte-for-byte check", async () => {
+    const { canonicalManifestJson } = await import("../../src/protocol/index.js");
+    const { MANIFEST } = (await import(pluginLaunch("node/_core.mjs").args[0]!)) as { MANIFEST: unknown };
+    const good = await runChecks(pluginLaunch("node/reference.mjs"), { only: ["describe"], expectManifestText: canonicalManifestJson(MANIFEST) });
+    assert.deepEqual(good.results.map((r) => [r.id, r.status]), [["describe", "pass"], ["describe.manifest-text", "pass"]]);
+    const bad = await runChecks(pluginLaunch("node/reference.mjs"), { only: ["describe.manifest-text"], expectManifestText: canonicalManifestJson({ ...(MANIFEST as object), version: "9.9.9" }) });
+    assert.equal(bad.results[0]!.status, "fail");
+    assert.match(bad.results[0]!.message!, /"version": "9\.9\.9"/);
+  });
+
+  it("--only and --skip select by id or group, and an unknown id is refused", async () => {
+    const report = await runChecks(pluginLaunch("node/reference.mjs"), { only: ["jsonrpc"], skip: ["jsonrpc.id-zero"] });
+    assert.deepEqual(report.results.map((r) => r.id), ["jsonrpc.unknown-method", "jsonrpc.parse-error", "jsonrpc.invalid-request", "jsonrpc.notification"]);
+    await assert.rejects(runChecks(pluginLaunch("node/reference.mjs"), { only: ["nope"] }), /unknown check id: nope/);
+  });
+
+  it("a command that cannot start is an error, not a report", async () => {
+    await assert.rejects(runChecks({ command: "/nonexistent/plugin", args: [] }), /cannot start the plugin/);
+  });
+
+  it("a healthy plugin's suite takes a few seconds", async () => {
+    const report = await runChecks(pluginLaunch("node/reference.mjs"));
+    assert.equal(report.passed, true);
+    assert.ok((report.ms ?? 0) < 8000, `took ${report.ms} ms`);
+  });
+});
