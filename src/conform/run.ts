@@ -31,7 +31,8 @@ async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, 
     if (error instanceof PluginExited && error.spawnError) {
       throw new ExecutaError(`cannot start the plugin (${launch.command}): ${error.spawnError.message}`, { hint: "check the command, or pass it after --: executa test -- <command> [args]" });
     }
-    const err = session.stderr.trim().split("\n").slice(-3).join(" / ");
+    const lines = session.stderr.trim().split("\n").map((l) => l.trim()).filter(Boolean);
+    const err = [...new Set([...lines.filter((l) => /error|exception|traceback|panic/i.test(l)).slice(0, 2), ...lines.slice(-1)])].join(" / ");
     describe = { timedOut: false, error: `${(error as Error).message} before answering${err ? ` (stderr: ${err.slice(0, 300)})` : ""}` };
   }
   const result = describe.frame?.result;
@@ -57,6 +58,7 @@ async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, 
 
 function unmet(needs: readonly Prerequisite[], probe: ProbeResult): string | undefined {
   for (const need of needs) {
+    if (need === "alive" && !probe.describe.frame) return "describe never answered (see describe)";
     if (need === "alive" && !probe.alive.ok) return "the plugin does not stay alive after a response (see lifecycle.alive)";
     if ((need === "manifest" || need === "tools") && !probe.manifest) return "describe gave no manifest (see describe)";
     if (need === "tools") {

@@ -55,6 +55,7 @@ export const aliveCheck: Check = {
   rule: "SPEC Transport 6: the plugin is long-running; exiting after one response is a protocol violation",
   needs: [],
   async run(ctx) {
+    if (!ctx.probe.describe.frame) return skip("describe never answered, so there was no response to stay alive after (see describe)");
     return ctx.probe.alive.ok ? pass() : fail(ctx.probe.alive.message ?? "the plugin did not stay alive");
   },
 };

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { detectLaunch, pyprojectScripts } from "./launch.js";
+
+const project = (files: Record<string, string>) => {
+  const dir = mkdtempSync(join(tmpdir(), "executa-launch-"));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, ".."), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+};
+
+describe("detectLaunch", () => {
+  it("uses executa.json command first", async () => {
+    const dir = project({ "executa.json": JSON.stringify({ type: "python", command: ["python3", "-m", "x"] }), "go.mod": "module x" });
+    const l = await detectLaunch(dir);
+    assert.deepEqual([l.command, ...l.args], ["python3", "-m", "x"]);
+    assert.equal(l.cwd, dir);
+  });
+
+  it("follows executa.json type node to package.json bin[tool_id]", async () => {
+    const dir = project({ "executa.json": JSON.stringify({ type: "node", tool_id: "tool-b" }), "package.json": JSON.stringify({ bin: { a: "a.js", "tool-b": "b.js" } }), "a.js": "", "b.js": "" });
+    const l = await detectLaunch(dir);
+    assert.equal(l.command, process.execPath);
+    assert.deepEqual(l.args, [join(dir, "b.js")]);
+    assert.match(l.source, /executa\.json \(type node\): package\.json bin tool-b/);
+  });
+
+  it("says how to compile when the node entry does not exist yet", async () => {
+    const dir = project({ "package.json": JSON.stringify({ bin: "dist/src/main.js", scripts: { compile: "tsc", build: "executa build" } }) });
+    await assert.rejects(detectLaunch(dir), (e: Error & { hint?: string }) => /does not exist/.test(e.message) && e.hint === "compile it first: npm run compile");
+  });
+
+  it("runs a pyproject script through python3 with the project on sys.path", async () => {
+    const dir = project({ "pyproject.toml": '[project]\nname = "p"\n\n[project.scripts]\np-tool = "p_tool.__main__:main"  # entry\n' });
+    const l = await detectLaunch(dir);
+    assert.equal(l.language, "python");
+    assert.ok(l.args.join(" ").includes("from p_tool.__main__ import main"), l.args.join(" "));
+  });
+
+  it("prefers the project's .venv script", async () => {
+    const dir = project({ "pyproject.toml": '[project.scripts]\n"p-tool" = "m:main"\n', ".venv/bin/p-tool": "#!/bin/sh\n" });
+    chmodSync(join(dir, ".venv/bin/p-tool"), 0o755);
+    assert.equal((await detectLaunch(dir)).command, join(dir, ".venv/bin/p-tool"));
+  });
+
+  it("uses go run . for go.mod and bin/<dirname> for a binary", async () => {
+    assert.deepEqual((await detectLaunch(project({ "go.mod": "module x\n" }))).args, ["run", "."]);
+    const dir = project({});
+    const name = dir.split("/").pop()!;
+    mkdirSync(join(dir, "bin"));
+    writeFileSync(join(dir, "bin", name), "#!/bin/sh\n");
+    chmodSync(join(dir, "bin", name), 0o755);
+    assert.equal((await detectLaunch(dir)).command, join(dir, "bin", name));
+  });
+
+  it("explains what it looked for when nothing fits", async () => {
+    await assert.rejects(detectLaunch(project({ "README.md": "" })), /no plugin found/);
+    await assert.rejects(detectLaunch(project({ "executa.json": JSON.stringify({ type: "go" }) })), /type "go" but .* has no go\.mod/);
+  });
+
+  it("reads [project.scripts] keys quoted or bare, and stops at the next table", () => {
+    assert.deepEqual(pyprojectScripts('[project.scripts]\na = "m:f"\n\'b-c\' = \'n:g\'\n[tool.x]\nz = "no"\n'), [["a", "m:f"], ["b-c", "n:g"]]);
+  });
+});
