@@ -2,7 +2,7 @@
 
 Threads: one thread at a time reads stdin and dispatches each frame (relay.py). A synchronous
 invoke that arrives while nothing else runs is called on the reading thread itself (no thread hop
-for quick tools); if it is still running after about 1 ms, or it sends a reverse request, another
+for quick tools); if it is still running after about 5 ms, or it sends a reverse request, another
 thread takes over the reading, so invokes stay concurrent. Every other invoke runs on a thread
 pool (``async def`` tools on their own event loop there). The main thread only waits for
 stopping and handles SIGTERM / SIGINT.
