@@ -60,11 +60,11 @@ class _Server:
         stopper = self.stopper
         self._handle_signals()
         self.relay.start()
-        if os.name == "nt":  # a lock wait is not interrupted by signals there
-            while not stopper.stopped.wait(0.2):
-                pass
-        else:
-            stopper.stopped.wait()
+        # Short waits, not one long one: Python runs signal handlers on the main thread only, and
+        # a lock wait there is not interrupted when the OS delivers the signal to another thread
+        # (macOS may; Windows lock waits are never interrupted).
+        while not stopper.stopped.wait(0.2):
+            pass
         stopper.drain(log)
         _exit()
 

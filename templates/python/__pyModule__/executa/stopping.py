@@ -3,6 +3,7 @@ invokes finish within the grace period, then exit 0. A second signal exits at on
 
 import _thread
 import threading
+import time
 
 # Seconds in-flight invokes may still run once the plugin stops; their answers are still written.
 GRACE_S = 3.0
@@ -45,7 +46,12 @@ class Stopper:
         if self.drained.is_set():
             return True
         log(f"executa: {self.reason}: waiting up to {int(grace * 1000)} ms for {self.running} invoke(s)")
-        if self.drained.wait(grace):
+        deadline = time.monotonic() + grace
+        # In short waits, so that a second signal is handled at once (see run._Server.serve).
+        while not self.drained.wait(max(0.0, min(0.2, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
+                break
+        else:
             return True
         log(f"executa: grace period over with {self.running} invoke(s) unanswered")
         return False
