@@ -49,5 +49,13 @@ for (const lang of ["ts", "python", "go"] as const) {
       const check = toolchain("executa", ["manifest", "--check", dir]);
       assert.equal(check.status, 0, check.output);
     });
+
+    test("passes every conformance check, with 10,000 fuzzed frames", () => {
+      const checked = toolchain("executa", ["test", "--dir", dir, "--fuzz", "10000", "--seed", "7", "--json"]);
+      assert.equal(checked.status, 0, checked.output);
+      const report = JSON.parse(checked.stdout);
+      const failed = report.results.filter((r: { status: string }) => r.status !== "pass");
+      assert.deepEqual(failed, [], checked.output);
+    });
   });
 }
