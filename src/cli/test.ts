@@ -90,7 +90,7 @@ export const testCommand: CommandModule<object, TestArgs> = {
           ...(argv.fixtures && { fixtures: resolve(argv.fixtures) }),
           mockHost,
         });
-      const report = await withSpinner("conformance checks", run, true);
+      const report = await withSpinner("conformance checks", run, argv.json);
       if (argv.json) process.stdout.write(JSON.stringify({ ...report, launch: { command: launch.command, args: launch.args, cwd: launch.cwd, source: launch.source } }) + "\n");
       else printHuman(report, launch);
       return report.passed ? ExitCode.Ok : ExitCode.Failed;
