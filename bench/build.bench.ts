@@ -78,7 +78,7 @@ try {
     return result;
   };
   const targets = [host, "linux-aarch64", "darwin-arm64", "windows-x86_64"].filter((v, i, a) => a.indexOf(v) === i);
-  const [all, allMs] = await timed(() => build({ projectDir: light, targets, verify: false, step: stepTimer }));
+  const [all, allMs] = await timed(() => build({ skipManifestCheck: true, projectDir: light, targets, verify: false, step: stepTimer }));
 
   process.stdout.write(`### Build time per target (TS fixture, Node ${all.targets[0]!.runtime_version} SEA; runtimes cached)\n\n`);
   process.stdout.write("| step | time (s) | size (MiB) | archive (MiB) |\n|---|---:|---:|---:|\n");
@@ -94,7 +94,7 @@ try {
   const sea: Launch = { command: join(all.dist, all.targets.find((t) => t.platform === host)!.file), args: [] };
   rows.push({ name: "SEA (code cache)", coldMs: await cold(sea), rps: await throughput(sea), size: all.targets[0]!.size });
   try {
-    const [bun, bunMs] = await timed(() => build({ projectDir: light, runtime: "bun", outDir: join(work, "bun"), verify: false }));
+    const [bun, bunMs] = await timed(() => build({ skipManifestCheck: true, projectDir: light, runtime: "bun", outDir: join(work, "bun"), verify: false }));
     const launch = { command: exeOf(bun), args: [] };
     rows.push({ name: "bun --compile", coldMs: await cold(launch), rps: await throughput(launch), buildMs: bunMs, size: bun.targets[0]!.size });
   } catch (error) {
@@ -102,12 +102,12 @@ try {
   }
   if (which("go")) {
     const goDir = copy("go-plugin", "go");
-    const [go, goMs] = await timed(() => build({ projectDir: goDir, verify: false }));
+    const [go, goMs] = await timed(() => build({ skipManifestCheck: true, projectDir: goDir, verify: false }));
     rows.push({ name: "Go", coldMs: await cold({ command: exeOf(go), args: [] }), buildMs: goMs, size: go.targets[0]!.size });
   }
   if ((await exec("python3", ["-m", "PyInstaller", "--version"])).code === 0) {
     const pyDir = copy("py-plugin", "py");
-    const [py, pyMs] = await timed(() => build({ projectDir: pyDir, verify: false }));
+    const [py, pyMs] = await timed(() => build({ skipManifestCheck: true, projectDir: pyDir, verify: false }));
     rows.push({ name: "Python (PyInstaller)", coldMs: await cold({ command: exeOf(py), args: [] }), buildMs: pyMs, size: py.targets[0]!.size });
   }
   const base = rows[0]!.coldMs;
@@ -119,8 +119,8 @@ try {
 
   const heavyDir = heavy();
   const heavyNode = await bundleLaunch(heavyDir);
-  const [plain] = await timed(() => build({ projectDir: heavyDir, outDir: join(work, "heavy-sea"), verify: false }));
-  const [snap, snapMs] = await timed(() => build({ projectDir: heavyDir, snapshot: true, outDir: join(work, "heavy-snap"), verify: false }));
+  const [plain] = await timed(() => build({ skipManifestCheck: true, projectDir: heavyDir, outDir: join(work, "heavy-sea"), verify: false }));
+  const [snap, snapMs] = await timed(() => build({ skipManifestCheck: true, projectDir: heavyDir, snapshot: true, outDir: join(work, "heavy-snap"), verify: false }));
   const h = [
     { name: "node bundle.cjs", ms: await cold(heavyNode) },
     { name: "SEA (code cache)", ms: await cold({ command: exeOf(plain), args: [] }) },

@@ -40,6 +40,8 @@ export interface BuildOptions {
   /** Run the artifacts that can run here (default true). */
   verify?: boolean;
   baseUrl?: string;
+  /** Skip `executa manifest --check` (for callers that have just generated manifest.json). */
+  skipManifestCheck?: boolean;
   /** Default `<project>/dist`. */
   outDir?: string;
   /** Runs one labelled step (the CLI shows progress through it). */
@@ -69,7 +71,7 @@ export interface BuildReport {
   version: string;
   language: Language;
   dist: string;
-  manifest_check: "checked" | "unavailable";
+  manifest_check: "checked" | "unavailable" | "skipped";
   targets: TargetReport[];
   binary_urls: Record<string, BinaryUrl>;
   notes: string[];
@@ -167,7 +169,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     throw new ExecutaError(`--runtime and --snapshot apply to TypeScript plugins only, not ${project.language}`);
   }
   if (runtime === "bun" && options.snapshot) throw new ExecutaError("--snapshot is a Node single-executable feature; it does not combine with --runtime bun");
-  const manifestCheck = await checkManifestBeforeBuild(project.dir);
+  const manifestCheck = options.skipManifestCheck ? "skipped" : await checkManifestBeforeBuild(project.dir);
   const host = hostKey();
   const targets = parseTargets(options.targets, allTargets(project.language, runtime));
   if (options.snapshot && targets.some((t) => t !== host)) {

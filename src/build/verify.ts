@@ -18,6 +18,8 @@ export interface Launch {
   cwd?: string;
   /** Set when the launch goes through Wine (whose gaps are not the artifact's failures). */
   underWine?: boolean;
+  /** Set when the launch runs under an emulator (qemu, Wine): checks then run one session at a time. */
+  emulated?: boolean;
 }
 
 /** Failures that are gaps of Wine itself (Debian's Wine 8), not of the artifact. */
@@ -68,17 +70,17 @@ export function launchFor(key: PlatformKey, host: PlatformKey, binary: string): 
     if (!existsSync(AARCH64_SYSROOT) || readdirSync(AARCH64_SYSROOT).length === 0) {
       return { skip: `the arm64 C library is not installed at ${AARCH64_SYSROOT} (Debian: libc6-arm64-cross)` };
     }
-    return { command: qemu, args: ["-L", AARCH64_SYSROOT, binary], env };
+    return { command: qemu, args: ["-L", AARCH64_SYSROOT, binary], env, emulated: true };
   }
   if (key === "windows-x86_64" && host === "linux-x86_64") {
     const wine = ["wine64", "wine"].map((w) => which(w)).find(Boolean);
     if (!wine) return { skip: "Wine is not installed (Debian: wine, wine64)" };
-    return { command: wine, args: [binary], env: { ...env, WINEDEBUG: "-all", NODE_SKIP_PLATFORM_CHECK: "1" }, underWine: true };
+    return { command: wine, args: [binary], env: { ...env, WINEDEBUG: "-all", NODE_SKIP_PLATFORM_CHECK: "1" }, underWine: true, emulated: true };
   }
   return { skip: `a ${key} binary cannot run on ${host}` };
 }
 
-type RunChecks = (launch: Launch, options: { expectManifestText: string }) => Promise<unknown>;
+type RunChecks = (launch: Launch, options: { expectManifestText: string; concurrency?: number }) => Promise<unknown>;
 const CONFORM_MODULE = new URL("../conform/index.js", import.meta.url);
 
 async function loadRunChecks(): Promise<RunChecks | undefined> {
@@ -199,7 +201,9 @@ export function smoke(launch: Launch, expectManifestText: string): Promise<{ fai
 export async function verifyLaunch(launch: Launch, expectManifestText: string): Promise<VerifyResult> {
   const runChecks = await loadRunChecks();
   if (runChecks) {
-    const failures = conformFailures(await runChecks(launch, { expectManifestText }));
+    const { command, args, env, cwd } = launch;
+    const spec = { command, args, ...(env && { env }), ...(cwd && { cwd }) };
+    const failures = conformFailures(await runChecks(spec, { expectManifestText, ...(launch.emulated && { concurrency: 1 }) }));
     return { ok: failures.length === 0, checks: "conform", failures };
   }
   const { failures, stderr } = await smoke(launch, expectManifestText);
