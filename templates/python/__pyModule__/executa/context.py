@@ -32,9 +32,13 @@ class ToolContext:
         context = params.get("context")
         if not isinstance(context, dict):
             context = {}
-        invoke_id = context.get("invoke_id", params.get("invoke_id"))
+        invoke_id = context.get("invoke_id")
+        if invoke_id is None:
+            invoke_id = params.get("invoke_id")  # the legacy place
         if isinstance(invoke_id, bool) or not isinstance(invoke_id, (str, int, float)):
             invoke_id = ""
+        elif isinstance(invoke_id, float) and invoke_id.is_integer():
+            invoke_id = int(invoke_id)  # 7.0 is "7", as in every template
         deadline_ms = context.get("deadline_ms")
         if isinstance(deadline_ms, bool) or not isinstance(deadline_ms, (int, float)):
             timeout = tool.get("timeout")
