@@ -44,7 +44,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/dispatch.py",
         "template": "__pyModule__/executa/dispatch.py",
-        "sha256": "235324b8fdb4e8e6e67fa506b20228558e2ea033db40ea1a11e55c7096dbcf96"
+        "sha256": "a0919fceba1da2dfb62c3bebb6ae0ff461d6fd864de16749b2d63025dc511e6f"
       },
       {
         "path": "__pyModule__/executa/errors.py",
@@ -69,12 +69,12 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/relay.py",
         "template": "__pyModule__/executa/relay.py",
-        "sha256": "a3b3f1c0f69716054c0ad14172f1e9f77ce9a663c266102f3ca8c452ac066004"
+        "sha256": "d09e9b77090d983927be244c076b345c113ec166116542eb9a6b3ba2dbc02cb3"
       },
       {
         "path": "__pyModule__/executa/run.py",
         "template": "__pyModule__/executa/run.py",
-        "sha256": "ad83e3fe68fe88b93effa846df5f40721f94b9a0555c1eed8114021bb05099d9"
+        "sha256": "effee067817bdc3a46cd44757dd607dc0f902022e613e52f25f363067e1fb937"
       },
       {
         "path": "__pyModule__/executa/stdio.py",
@@ -84,7 +84,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/stopping.py",
         "template": "__pyModule__/executa/stopping.py",
-        "sha256": "14df783ad8b9127471ab9707195aee62b372fd512345db70b437e36a1159cc8a"
+        "sha256": "1b50422efea32907c83f9de74ed4e1d43436493e5cadadbaf0d4944b2705c0f8"
       },
       {
         "path": "__pyModule__/executa/validate.py",

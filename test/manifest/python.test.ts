@@ -1,0 +1,224 @@
+/** The Python extractor: the shapes of issue 3 section 2, docstring styles, error paths with locations. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { which } from "../../src/common/exec.js";
+import { generateManifest } from "../../src/manifest/index.js";
+import { executaJson, writeProject } from "./helpers.js";
+
+const HAS_PYTHON = Boolean(which("python3"));
+
+const TOOLS = `from dataclasses import dataclass
+from enum import Enum
+from typing import Literal, Optional, TypedDict, Union
+
+from .executa import tool, ToolContext
+from .models import Point
+
+Case = Literal["lower", "upper", "preserve"]
+Names = list[str]
+
+
+class Color(str, Enum):
+    RED = "red"
+    GREEN = "green"
+
+
+class Level(Enum):
+    LOW = 1
+    HIGH = 2
+
+
+class Options(TypedDict):
+    depth: int
+
+
+@dataclass
+class Box:
+    size: int
+
+
+@tool(timeout=10)
+def google(text: str, top: int = 3, letter_case: Case = "lower", ignore: Optional[list[str]] = None,
+           ratio: float = 0.5, unique: bool = False, *, ctx: ToolContext) -> dict:
+    """Google style.
+
+    More words.
+
+    Args:
+        text: The text.
+        top (int): How many,
+            continued.
+        letter_case: Case folding.
+        ignore: Words to skip.
+        ratio: A ratio.
+        unique: Distinct only.
+
+    Returns:
+        A dict.
+    """
+
+
+@tool(name="numpy_style")
+async def numpy(color: Color, level: Level, at: Point, opts: Options, box: Box, names: Names,
+                maybe: str | None = None, either: Union[int, None] = None, m: dict[str, int] = {}) -> dict:
+    """NumPy style.
+
+    Parameters
+    ----------
+    color : Color
+        The colour.
+    level : Level
+        The level.
+    """
+
+
+@tool
+def plain(x: "int") -> int:
+    """Forward reference."""
+`;
+
+const BAD = `from datetime import datetime
+from typing import Any
+
+from .executa import tool
+
+
+@tool
+def bad_any(x: Any):
+    """Any."""
+
+
+@tool
+def bad_date(when: datetime):
+    """Date."""
+
+
+@tool
+def bad_union(x: int | str):
+    """Union."""
+
+
+@tool
+def bad_list(xs: list):
+    """Bare list."""
+
+
+@tool
+def no_hint(x):
+    """No hint."""
+
+
+@tool(timeout=-1)
+def bad_timeout():
+    """Timeout."""
+
+
+@tool
+def computed_default(n: int = len("abc")):
+    """Computed."""
+
+
+@tool
+def varargs(*xs: str):
+    """Varargs."""
+
+
+def outer():
+    @tool
+    def nested():
+        """Nested."""
+
+
+@tool
+def undocumented():
+    ""
+`;
+
+function project(tools: string) {
+  return writeProject({
+    "executa.json": executaJson("python"),
+    "pyproject.toml": '[project]\nname = "fixture"\nversion = "1.0.0"\n',
+    "pkg/__init__.py": "",
+    "pkg/executa/__init__.py": "def tool(fn=None, **kw):\n    return fn\n\n\nclass ToolContext:\n    pass\n",
+    "pkg/models.py": "from typing import TypedDict\n\n\nclass Point(TypedDict):\n    x: int\n",
+    "pkg/tools.py": tools,
+  });
+}
+
+test("python shapes: hints, Literal, Enum, TypedDict, dataclass, aliases, Optional, defaults, docstrings", { skip: !HAS_PYTHON && "python3 is not installed" }, async () => {
+  const { manifest, diagnostics, outputs } = await generateManifest(project(TOOLS));
+  assert.deepEqual(diagnostics.filter((d) => d.severity === "error"), []);
+  const [google, numpy, plain] = manifest.tools;
+  assert.deepEqual(google, {
+    name: "google",
+    description: "Google style.\n\nMore words.",
+    timeout: 10,
+    parameters: [
+      { name: "text", type: "string", description: "The text.", required: true },
+      { name: "top", type: "integer", description: "How many, continued.", required: false, default: 3 },
+      { name: "letter_case", type: "string", description: "Case folding.", required: false, default: "lower", enum: ["lower", "upper", "preserve"] },
+      { name: "ignore", type: "array", description: "Words to skip.", required: false, items: { type: "string" } },
+      { name: "ratio", type: "number", description: "A ratio.", required: false, default: 0.5 },
+      { name: "unique", type: "boolean", description: "Distinct only.", required: false, default: false },
+    ],
+  });
+  assert.equal(numpy!.name, "numpy_style");
+  assert.deepEqual(
+    numpy!.parameters!.map((p) => [p.name, p.type, p.required, p.enum ?? null, p.description ?? null]),
+    [
+      ["color", "string", true, ["red", "green"], "The colour."],
+      ["level", "integer", true, [1, 2], "The level."],
+      ["at", "object", true, null, null],
+      ["opts", "object", true, null, null],
+      ["box", "object", true, null, null],
+      ["names", "array", true, null, null],
+      ["maybe", "string", false, null, null],
+      ["either", "integer", false, null, null],
+      ["m", "object", false, null, null],
+    ],
+  );
+  assert.deepEqual(plain!.parameters, [{ name: "x", type: "integer", required: true }]);
+  const bindings = outputs.find((o) => o.path === "pkg/executa_bindings.py")!.content;
+  assert.equal(
+    bindings,
+    `# Generated by \`executa manifest\`. Do not edit.
+"""Tool name -> loader of its function; a tool's module loads on its first invoke."""
+
+
+def _tools():
+    from . import tools
+
+    return tools
+
+
+BINDINGS = {
+    "google": lambda: _tools().google,
+    "numpy_style": lambda: _tools().numpy,
+    "plain": lambda: _tools().plain,
+}
+`,
+  );
+});
+
+test("python error paths, each with its file:line", { skip: !HAS_PYTHON && "python3 is not installed" }, async () => {
+  const { diagnostics } = await generateManifest(project(BAD));
+  const lineOf = (needle: string) => BAD.split("\n").findIndex((l) => l.includes(needle)) + 1;
+  const expect = (message: string, needle: string, severity = "error") => {
+    const d = diagnostics.find((x) => x.message.includes(message));
+    assert.ok(d, `expected "${message}" in ${JSON.stringify(diagnostics.map((x) => x.message))}`);
+    assert.equal(d.severity, severity);
+    assert.equal(d.file, "pkg/tools.py");
+    assert.equal(d.line, lineOf(needle), message);
+  };
+  expect("parameter 'x' of tool 'bad_any': Any has no manifest type", "def bad_any");
+  expect("datetime has no manifest type", "def bad_date");
+  expect("the union int | str", "def bad_union");
+  expect("list without an item type", "def bad_list");
+  expect("parameter 'x' of tool 'no_hint' has no type hint", "def no_hint");
+  expect("timeout of tool 'bad_timeout' must be a whole number", "@tool(timeout=-1)");
+  expect("the default of 'n' (len('abc')) is not a literal", "def computed_default", "warning");
+  expect("*args and **kwargs cannot be tool parameters", "def varargs");
+  expect("@tool on 'nested', which is not a module-level function", "def nested");
+  expect("tool 'undocumented' has no description", "def undocumented");
+  assert.equal(diagnostics.find((d) => d.message.includes("datetime"))!.hint, "use str (ISO-8601) instead of datetime");
+});
