@@ -1,6 +1,6 @@
 /** The fuzz check: N seeded malformed or mutated frames, pipelined; each must get its exact answer. */
 import { RpcError } from "../protocol/index.js";
-import { PluginExited, type Response, type Session } from "../host/index.js";
+import { PluginExited, within, type Response, type Session } from "../host/index.js";
 import { frames, show, type CheckContext } from "./context.js";
 import { generateCases, type FuzzCase } from "./fuzz-cases.js";
 import { fail, pass, skip, type Check } from "./types.js";
@@ -76,7 +76,7 @@ export async function fuzzSession(session: Session, cases: readonly FuzzCase[], 
     if (inFlight.size >= WINDOW) await Promise.race(inFlight);
     await session.drained();
   }
-  await Promise.race([Promise.all(inFlight), new Promise((r) => setTimeout(r, STALL_MS))]);
+  await within(Promise.all(inFlight), STALL_MS);
   if (session.alive) {
     try {
       await session.request("executa.conformance/fuzz-fence", undefined, STALL_MS);

@@ -1,5 +1,6 @@
 /** Big frames: a 15 MiB request, and a response over 512 KiB by file transport. */
 import { FILE_TRANSPORT_THRESHOLD_BYTES, RpcError, Timeouts } from "../../protocol/index.js";
+import { TIMED_OUT, within } from "../../host/index.js";
 import { errorCode, frames, show } from "../context.js";
 import { fail, pass, skip, type Check } from "../types.js";
 import { PING } from "./lifecycle.js";
@@ -20,8 +21,8 @@ export const largeFrameCheck: Check = {
     const started = performance.now();
     let r;
     try {
-      const promise = session.callRaw(head + pad + tail, "large-1", "large");
-      r = await Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${LARGE_MS / 1000} s`)), LARGE_MS))]);
+      r = await within(session.callRaw(head + pad + tail, "large-1", "large"), LARGE_MS);
+      if (r === TIMED_OUT) throw new Error(`no answer within ${LARGE_MS / 1000} s`);
     } catch (error) {
       const nulls = session.nullIdResponses[0];
       return fail(`the 15 MiB frame got no answer: ${(error as Error).message}${nulls ? `; it answered ${show(nulls)}` : ""}${frames(session, 4)}`);
