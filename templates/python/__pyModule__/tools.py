@@ -37,6 +37,14 @@ def _words(text: str):
             yield "".join(run)
 
 
+def _utf8(text: str) -> bytes:
+    """UTF-8 bytes; a lone surrogate (JSON can carry one) becomes U+FFFD, as in the other templates."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text).encode("utf-8")
+
+
 def _number(value) -> str:
     """A number as the error messages write it (2.0 as 2)."""
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
@@ -107,7 +115,7 @@ def sign_message(message: str, *, ctx: ToolContext) -> dict:
     import hashlib
     import hmac
 
-    signature = hmac.new(secret.encode("utf-8"), message.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+    signature = hmac.new(_utf8(secret), _utf8(message), hashlib.sha256).hexdigest()
     return {"algorithm": "HMAC-SHA256", "signature": signature}
 
 
