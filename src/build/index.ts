@@ -155,7 +155,7 @@ async function verifyTarget(key: PlatformKey, host: PlatformKey, binary: string,
   if ("skip" in launch) return { status: "skipped", reason: launch.skip };
   const result = await verifyLaunch(launch, manifestText);
   const gap = launch.underWine && !result.ok ? wineGap([...result.failures, result.stderr ?? ""]) : undefined;
-  if (gap) return { status: "skipped", reason: `not run: ${gap}` };
+  if (gap) return { status: "skipped", reason: gap };
   return { status: result.ok ? "passed" : "failed", checks: result.checks, ...(!result.ok && { failures: result.failures }) };
 }
 

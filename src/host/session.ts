@@ -405,10 +405,11 @@ export class Session {
   }
 
   /** The files in the private temp folder now. */
+  /** Files (not folders: a PyInstaller one-file binary unpacks itself into a `_MEI*` folder there) in the plugin's temp folder. */
   tmpFiles(): string[] {
     if (!this.tmpDir) return [];
     try {
-      return readdirSync(this.tmpDir);
+      return readdirSync(this.tmpDir, { withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => e.name);
     } catch {
       return [];
     }
