@@ -34,7 +34,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/context.py",
         "template": "__pyModule__/executa/context.py",
-        "sha256": "bc3abc094b981a5501f71e75d98b562a7caa8d89f0352e9cd15b31f395e2bc5d"
+        "sha256": "e7490bda721a5c7914222066c3006cbe1004ee7c9f40425d7255dd43b4701465"
       },
       {
         "path": "__pyModule__/executa/decorator.py",
@@ -99,7 +99,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/tools.py",
         "template": "__pyModule__/tools.py",
-        "sha256": "4036511d511515a2e10b0bbb20e9adbf60aeb86a6f9ed7aa20556ec8ec696a77"
+        "sha256": "54380abdff2e5558001c16ce4f00467a56d59fc471df0af1173a7dfd5a29b911"
       }
     ],
     "extraction": {
@@ -195,66 +195,66 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       "locations": [
         {
           "file": "__pyModule__/tools.py",
-          "line": 46,
+          "line": 54,
           "column": 1,
           "parameters": [
             {
               "file": "__pyModule__/tools.py",
-              "line": 47,
+              "line": 55,
               "column": 5
             },
             {
               "file": "__pyModule__/tools.py",
-              "line": 48,
+              "line": 56,
               "column": 5
             },
             {
               "file": "__pyModule__/tools.py",
-              "line": 49,
+              "line": 57,
               "column": 5
             },
             {
               "file": "__pyModule__/tools.py",
-              "line": 50,
+              "line": 58,
               "column": 5
             },
             {
               "file": "__pyModule__/tools.py",
-              "line": 51,
+              "line": 59,
               "column": 5
             },
             {
               "file": "__pyModule__/tools.py",
-              "line": 52,
+              "line": 60,
               "column": 5
             }
           ]
         },
         {
           "file": "__pyModule__/tools.py",
-          "line": 95,
+          "line": 103,
           "column": 1,
           "parameters": [
             {
               "file": "__pyModule__/tools.py",
-              "line": 95,
+              "line": 103,
               "column": 18
             }
           ]
         },
         {
           "file": "__pyModule__/tools.py",
-          "line": 115,
+          "line": 123,
           "column": 1,
           "parameters": [
             {
               "file": "__pyModule__/tools.py",
-              "line": 115,
+              "line": 123,
               "column": 15
             },
             {
               "file": "__pyModule__/tools.py",
-              "line": 115,
+              "line": 123,
               "column": 26
             }
           ]
