@@ -20,7 +20,7 @@ function cacheDir(): string {
 }
 
 /** The helper binary for this helper source, built with `go build` on first use. */
-async function helperBinary(go: string): Promise<string> {
+export async function helperBinary(go: string): Promise<string> {
   const hash = createHash("sha256");
   for (const file of ["go.mod", "main.go", "extract.go", "types.go"]) hash.update(readFileSync(join(GO_HELPER_DIR, file)));
   const exe = process.platform === "win32" ? ".exe" : "";
