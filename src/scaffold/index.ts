@@ -2,6 +2,7 @@
 import { join, resolve } from "node:path";
 import { PACKAGE_ROOT, PACKAGE_VERSION, TEMPLATES_DIR } from "../common/package-info.js";
 import { withSpinner } from "../common/term.js";
+import { formatDiagnostic } from "../protocol/index.js";
 import { generateManifest, writeOutputs } from "../manifest/index.js";
 import { renderTemplate } from "./render.js";
 import type { ProjectSpec } from "./spec.js";
@@ -97,7 +98,7 @@ async function generateStep(dir: string, spec: ProjectSpec, toolchainSpec: strin
   try {
     const generated = await generateManifest(dir);
     const errors = generated.diagnostics.filter((d) => d.severity === "error");
-    if (errors.length > 0) return { step: "manifest", status: "failed", message: errors.map((d) => d.message).join("; "), manual };
+    if (errors.length > 0) return { step: "manifest", status: "failed", message: errors.map(formatDiagnostic).join("; "), manual };
     await writeOutputs(dir, generated.outputs);
     return { step: "manifest", status: "done", message: `${generated.manifest.tools.length} tools` };
   } catch (error) {
