@@ -13,71 +13,37 @@ export function jsonString(text: string): string {
     .replace(/</g, "\\u003c");
 }
 
+const COMMON: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const hex2 = (code: number) => code.toString(16).padStart(2, "0");
+const isControl = (code: number) => code < 0x20 || code === 0x7f;
+
+/** A double-quoted literal: the escapes every language shares, then `escapeCode` for what else this one rejects. */
+function quoted(text: string, escapeCode: (code: number) => string | undefined): string {
+  let out = '"';
+  for (const ch of text) out += COMMON[ch] ?? escapeCode(ch.codePointAt(0)!) ?? ch;
+  return out + '"';
+}
+
 /** A TOML basic string. */
 export function tomlString(text: string): string {
-  let out = '"';
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\r") out += "\\r";
-    else if (code < 0x20 || code === 0x7f) out += `\\u${hex4(code)}`;
-    else out += ch;
-  }
-  return out + '"';
+  return quoted(text, (c) => (isControl(c) ? `\\u${hex4(c)}` : undefined));
 }
 
 /** A Python string literal (double-quoted, non-ASCII kept as is: source files are UTF-8). */
 export function pythonString(text: string): string {
-  let out = '"';
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (code < 0x20 || code === 0x7f || (code >= 0xd800 && code <= 0xdfff)) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else if (code === 0x2028 || code === 0x2029 || code === 0x85) out += `\\u${hex4(code)}`;
-    else out += ch;
-  }
-  return out + '"';
+  return quoted(text, (c) =>
+    isControl(c) ? `\\x${hex2(c)}` : (c >= 0xd800 && c <= 0xdfff) || c === 0x2028 || c === 0x2029 || c === 0x85 ? `\\u${hex4(c)}` : undefined,
+  );
 }
 
-/** A Go interpreted string literal. */
+/** A Go interpreted string literal (a BOM inside Go source is a compile error). */
 export function goString(text: string): string {
-  let out = '"';
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else if (code === 0xfeff) out += "\\ufeff"; // a BOM inside Go source is a compile error
-    else out += ch;
-  }
-  return out + '"';
+  return quoted(text, (c) => (isControl(c) ? `\\x${hex2(c)}` : c === 0xfeff ? "\\ufeff" : undefined));
 }
 
 /** A YAML double-quoted scalar. */
 export function yamlString(text: string): string {
-  let out = '"';
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (code < 0x20 || code === 0x7f || code === 0x85 || code === 0x2028 || code === 0x2029 || code === 0xfeff)
-      out += `\\u${hex4(code)}`;
-    else out += ch;
-  }
-  return out + '"';
+  return quoted(text, (c) => (isControl(c) || c === 0x85 || c === 0x2028 || c === 0x2029 || c === 0xfeff ? `\\u${hex4(c)}` : undefined));
 }
 
 /** Markdown inline text: every ASCII punctuation mark backslash-escaped (CommonMark), lines folded. */
