@@ -6,13 +6,13 @@
 import { cpSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build, bundle, type BuildReport } from "../src/build/index.js";
+import { build, bundle, type BuildReport } from "../src/builder/index.js";
 import { exec, which } from "../src/common/exec.js";
 import { hostPlatformKey } from "../src/protocol/index.js";
 import { coldStartMs, median, roundTripsMs, type Launch } from "./lib.js";
 
 process.env.EXECUTA_CACHE_DIR ||= join(tmpdir(), "executa-test-cache");
-const FIXTURES = join(process.cwd(), "test", "build", "fixtures");
+const FIXTURES = join(process.cwd(), "test", "builder", "fixtures");
 const host = hostPlatformKey()!;
 const work = mkdtempSync(join(tmpdir(), "executa-build-bench-"));
 const COLD_RUNS = 9;

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { CommandModule } from "yargs";
-import { build, BuildError, type BuildReport, type Runtime } from "../build/index.js";
+import { build, BuildError, type BuildReport, type Runtime } from "../builder/index.js";
 import { ExitCode } from "../common/errors.js";
 import { color, withSpinner } from "../common/term.js";
 import { formatDiagnostic, PLATFORM_KEYS } from "../protocol/index.js";

@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { after, test } from "node:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { build, launchFor, smoke } from "../../src/build/index.js";
+import { build, launchFor, smoke } from "../../src/builder/index.js";
 import { exec } from "../../src/common/exec.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
 import { copyFixture } from "./helpers.js";

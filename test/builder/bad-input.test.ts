@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { build, BuildError } from "../../src/build/index.js";
+import { build, BuildError } from "../../src/builder/index.js";
 import { ExecutaError } from "../../src/common/errors.js";
 import { which } from "../../src/common/exec.js";
 import { copyFixture } from "./helpers.js";

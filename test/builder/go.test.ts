@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { build, checkAdhocSignature, unzip } from "../../src/build/index.js";
+import { build, checkAdhocSignature, unzip } from "../../src/builder/index.js";
 import { which } from "../../src/common/exec.js";
 import { canRunAarch64, copyFixture } from "./helpers.js";
 

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { signatureGet } from "portable-executable-signature";
-import { build, checkAdhocSignature, untar, unzip, type BuildReport } from "../../src/build/index.js";
+import { build, checkAdhocSignature, untar, unzip, type BuildReport } from "../../src/builder/index.js";
 import { canRunAarch64, copyFixture, readJson } from "./helpers.js";
 
 const dir = copyFixture("ts-plugin");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { build, checkAdhocSignature } from "../../src/build/index.js";
+import { build, checkAdhocSignature } from "../../src/builder/index.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
 import { copyFixture } from "./helpers.js";
 

@@ -8,7 +8,7 @@ import { which } from "../../src/common/exec.js";
 /** The runtimes are fetched once per machine and reused by every test file and run. */
 process.env.EXECUTA_CACHE_DIR ||= join(tmpdir(), "executa-test-cache");
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "test", "build", "fixtures");
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "test", "builder", "fixtures");
 
 const TEMPLATES = join(FIXTURES, "..", "..", "..", "templates");
 
