@@ -13,7 +13,7 @@ import { goBuild, goVersion } from "./go.js";
 import { checkManifestBeforeBuild } from "./manifest-check.js";
 import { fetchPackageFiles } from "./npm-fetch.js";
 import { binaryUrls, factsOf, writeArchive, writeBinaryUrls, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
-import { readProject, type Language, type Project } from "./project.js";
+import { readProject, type BuildProject as Project, type Language } from "./project.js";
 import { checkPythonTargets, pyinstallerBuild, pyinstallerVersion, pythonCommand } from "./python.js";
 import { injectSea, makeSeaBlob } from "./sea.js";
 import { snapshotEntrySource } from "./snapshot.js";
@@ -71,7 +71,7 @@ export interface BuildReport {
   version: string;
   language: Language;
   dist: string;
-  manifest_check: "checked" | "unavailable" | "skipped";
+  manifest_check: "checked" | "skipped";
   targets: TargetReport[];
   binary_urls: Record<string, BinaryUrl>;
   notes: string[];

@@ -1,39 +1,22 @@
-/** `executa manifest --check` before a build: through src/manifest/index.ts once it exists. */
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+/** `executa manifest --check` before a build: a stale describe must never ship. */
 import { ExecutaError, ExitCode } from "../common/errors.js";
+import { checkManifest } from "../manifest/index.js";
+import { formatDiagnostic } from "../protocol/index.js";
 
-type CheckManifest = (projectDir: string) => Promise<unknown> | unknown;
-
-const MANIFEST_MODULE = new URL("../manifest/index.js", import.meta.url);
-
-async function loadCheckManifest(): Promise<CheckManifest | undefined> {
-  if (!existsSync(fileURLToPath(MANIFEST_MODULE))) return undefined;
-  const mod = (await import(MANIFEST_MODULE.href)) as { checkManifest?: CheckManifest };
-  return typeof mod.checkManifest === "function" ? mod.checkManifest : undefined;
-}
-
-function isDrift(result: unknown): string | undefined {
-  if (result === false) return "manifest.json does not match the source";
-  if (result && typeof result === "object") {
-    const r = result as { ok?: unknown; drift?: unknown; changes?: unknown; exitCode?: unknown; summary?: unknown };
-    if (r.ok === false || r.drift === true || (typeof r.exitCode === "number" && r.exitCode !== 0)) {
-      return typeof r.summary === "string" ? r.summary : "manifest.json does not match the source";
-    }
-  }
-  return undefined;
-}
-
-/** Fails the build when manifest.json is out of date with the source; a no-op until the checker exists. */
-export async function checkManifestBeforeBuild(projectDir: string): Promise<"checked" | "unavailable"> {
-  const check = await loadCheckManifest();
-  if (!check) return "unavailable";
-  const drift = isDrift(await check(projectDir));
-  if (drift) {
-    throw new ExecutaError(`${drift}; the build would ship a stale describe`, {
-      hint: "run `executa manifest` and commit manifest.json, then build again",
-      exitCode: ExitCode.Failed,
+/** Throws (exit 1 on drift, 2 when the manifest cannot be generated) unless manifest.json matches the source. */
+export async function checkManifestBeforeBuild(projectDir: string): Promise<"checked"> {
+  const result = await checkManifest(projectDir);
+  if (result.status === "in-sync") return "checked";
+  if (result.status === "error") {
+    const errors = result.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic);
+    throw new ExecutaError(`the manifest cannot be generated from the source, so nothing was built:\n  ${errors.join("\n  ")}`, {
+      hint: "fix the errors above (`executa manifest` shows them), then build again",
     });
   }
-  return "checked";
+  const what = { missing: "is missing", drift: "is out of date with the source", "non-canonical": "is not in canonical form" }[result.status];
+  const changes = result.changes.map((c) => `\n  - ${c.message}`).join("");
+  throw new ExecutaError(`${result.files.join(" and ")} ${what}; the build would ship a stale describe, so nothing was built${changes}`, {
+    hint: "run `executa manifest` and commit manifest.json, then build again",
+    exitCode: ExitCode.Failed,
+  });
 }

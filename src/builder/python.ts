@@ -48,7 +48,8 @@ export async function pyinstallerBuild(options: {
   }
   const manifest = join(options.projectDir, "manifest.json");
   // __main__.py uses relative imports, so it runs as its package's __main__, not as a script.
-  const launcher = join(options.workDir, `${options.name}.py`);
+  // Not `<name>.py`: a launcher named like the package would shadow it.
+  const launcher = join(options.workDir, "executa_entry.py");
   writeFileSync(launcher, `import runpy\n\nrunpy.run_module(${JSON.stringify(options.pyModule)}, run_name="__main__", alter_sys=True)\n`);
   const result = await exec(
     options.python,

@@ -5,7 +5,7 @@ import { attachLocations } from "./locate.js";
 import type { Extraction } from "./model.js";
 import type { Output } from "./outputs.js";
 import { pluginLevelManifest } from "./plugin-fields.js";
-import { loadProject, type Project } from "./project.js";
+import { loadProject, type Project } from "../project/index.js";
 import { extractPython, pythonBindingsPath, renderPythonBindings } from "./python/index.js";
 import { renderTsBindings, TS_BINDINGS_PATH } from "./ts/bindings.js";
 import { extractTypeScript } from "./ts/extract.js";

@@ -7,7 +7,6 @@ export { writeOutputs, type Output } from "./outputs.js";
 export { checkManifest, compareOutputs, type CheckResult, type CheckStatus } from "./check.js";
 export { manifestChanges, type Change, type ChangeKind } from "./changes.js";
 export { unifiedDiff } from "./unified-diff.js";
-export { loadProject, type Language, type Project } from "./project.js";
 export { describePlugin, type LiveDescribe } from "./live/index.js";
 export { syncVersion } from "./sync-version.js";
 export { TS_BINDINGS_PATH } from "./ts/bindings.js";

@@ -1,6 +1,6 @@
 /** The manifest's plugin-level fields: name, version and the rest, from executa.json (and package.json / pyproject.toml). */
 import { PLUGIN_LEVEL_FIELDS, type Diagnostic, type Json, type Manifest, type ToolDefinition } from "../protocol/index.js";
-import type { Project } from "./project.js";
+import type { Project } from "../project/index.js";
 
 function personName(value: unknown): string | undefined {
   if (typeof value === "string") return value;
@@ -27,7 +27,7 @@ function packageFields(project: Project): { version?: string; fields: Record<str
   }
   if (project.language === "python" && project.pyproject) {
     const p = project.pyproject;
-    return { file: "pyproject.toml", version: p.version, fields: { description: p.description, author: p.authors, license: p.license } };
+    return { file: "pyproject.toml", version: p.version, fields: { description: p.description, author: p.author, license: p.license } };
   }
   return { fields: {} };
 }
@@ -35,7 +35,7 @@ function packageFields(project: Project): { version?: string; fields: Record<str
 /** The manifest around `tools`: every field but `tools`, in canonical order, plus diagnostics. */
 export function pluginLevelManifest(project: Project, tools: ToolDefinition[]): { manifest: Manifest; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const e = project.executa;
+  const e = project.executaJson ?? {};
   const pkg = packageFields(project);
   const where = (key: string): Pick<Diagnostic, "file" | "path"> => ({ file: "executa.json", path: `$.${key}` });
 
@@ -44,7 +44,7 @@ export function pluginLevelManifest(project: Project, tools: ToolDefinition[]): 
     diagnostics.push({
       severity: "error",
       ...where("tool_id"),
-      message: project.hasExecutaJson ? "executa.json has no tool_id" : "the project has no executa.json",
+      message: project.executaJson ? "executa.json has no tool_id" : "the project has no executa.json",
       hint: 'add "tool_id" to executa.json; the manifest name is the tool_id',
     });
     name = "";

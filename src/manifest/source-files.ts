@@ -1,7 +1,7 @@
 /** The files each helper reads (the same rules as helpers/python and helpers/go), for the precomputed fallback. */
 import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import type { Language } from "./project.js";
+import type { Language } from "../project/index.js";
 
 /** Mirrors SKIP_DIRS and python_files() in helpers/python/extract_tools.py. */
 const PYTHON_SKIP = new Set([

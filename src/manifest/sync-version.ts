@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExecutaError } from "../common/errors.js";
-import { loadProject } from "./project.js";
+import { loadProject } from "../project/index.js";
 
 /** Returns the version written, or undefined when executa.json already had it. */
 export function syncVersion(projectDir: string): string | undefined {
@@ -12,10 +12,10 @@ export function syncVersion(projectDir: string): string | undefined {
   if (typeof version !== "string") {
     throw new ExecutaError("--sync-version needs a version in package.json or pyproject.toml", { hint: "set the version in executa.json itself" });
   }
-  if (project.executa.version === version) return undefined;
+  if (project.executaJson?.version === version) return undefined;
   const path = join(projectDir, "executa.json");
   const text = readFileSync(path, "utf8");
   const replaced = text.replace(/("version"\s*:\s*)"(?:[^"\\]|\\.)*"/, (_m, head: string) => `${head}${JSON.stringify(version)}`);
-  writeFileSync(path, replaced === text ? JSON.stringify({ ...project.executa, version }, null, 2) + "\n" : replaced);
+  writeFileSync(path, replaced === text ? JSON.stringify({ ...project.executaJson, version }, null, 2) + "\n" : replaced);
   return version;
 }

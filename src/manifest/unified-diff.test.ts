@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseGoModule, parsePyProject } from "./project.js";
 import { unifiedDiff } from "./unified-diff.js";
 
 test("unified diff: hunks with 3 lines of context and correct ranges", () => {
@@ -12,10 +11,4 @@ test("unified diff: hunks with 3 lines of context and correct ranges", () => {
   );
   assert.equal(unifiedDiff(a, a, "m.json"), "");
   assert.equal(unifiedDiff("", "x\n", "new"), "--- a/new\n+++ b/new\n@@ -0,0 +1,1 @@\n+x\n");
-});
-
-test("pyproject.toml and go.mod: the keys the manifest needs", () => {
-  const py = parsePyProject('[build-system]\nrequires = ["hatchling"]\n\n[project]\nname = "demo"\nversion = "1.2.3"  # comment\ndescription = \'Single quoted\'\nlicense = { text = "MIT" }\nauthors = [{ name = "Ada", email = "a@x" }]\n\n[tool.x]\nversion = "9"\n');
-  assert.deepEqual(py, { name: "demo", version: "1.2.3", description: "Single quoted", license: "MIT", authors: "Ada" });
-  assert.equal(parseGoModule("// c\nmodule github.com/acme/x\n\ngo 1.21\n"), "github.com/acme/x");
 });

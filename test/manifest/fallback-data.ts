@@ -7,7 +7,7 @@ import { GO_MODULE, PY_MODULE, sha256 } from "../../src/manifest/fallback/match.
 import type { PrecomputedTemplate } from "../../src/manifest/fallback/precomputed.js";
 import { extractGo } from "../../src/manifest/go/index.js";
 import type { Extraction } from "../../src/manifest/model.js";
-import { loadProject } from "../../src/manifest/project.js";
+import { loadProject } from "../../src/project/index.js";
 import { extractPython } from "../../src/manifest/python/index.js";
 import { extractorInputs } from "../../src/manifest/source-files.js";
 import { makeSpec, scaffold } from "../../src/scaffold/index.js";

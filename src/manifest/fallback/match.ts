@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TEMPLATES_DIR } from "../../common/package-info.js";
 import type { Extraction } from "../model.js";
-import type { Project } from "../project.js";
+import type { Project } from "../../project/index.js";
 import { extractorInputs } from "../source-files.js";
 import { PRECOMPUTED, type PrecomputedTemplate } from "./precomputed.js";
 
@@ -61,7 +61,7 @@ export function precomputedExtraction(project: Project): Extraction | undefined 
     const content = readFileSync(join(project.dir, file.path.replaceAll(PY_MODULE, mapped.pyModule)), "utf8");
     if (!matchesTemplate(content, templatePath)) return undefined;
   }
-  const goModule = project.goModule ?? "";
+  const goModule = project.goMod?.module ?? "";
   const data = JSON.parse(substitute(JSON.stringify(entry.extraction), mapped.pyModule, goModule)) as Omit<Extraction, "via">;
   return { ...data, via: `precomputed data for the unchanged ${entry.template} template` };
 }

@@ -9,7 +9,7 @@ import { HELPERS_DIR } from "../../common/package-info.js";
 import { precomputedExtraction } from "../fallback/index.js";
 import { runHelper, ToolchainMissing } from "../helper-run.js";
 import type { Extraction } from "../model.js";
-import type { Project } from "../project.js";
+import type { Project } from "../../project/index.js";
 
 export const GO_HELPER_DIR = join(HELPERS_DIR, "go");
 export const GO_BINDINGS_PATH = "executa_bindings.go";
@@ -44,7 +44,7 @@ export async function extractGo(project: Project, go = "go"): Promise<Extraction
     // The toolchain decides, not a helper binary cached by an earlier run.
     if (!(go.includes("/") || go.includes("\\") ? existsSync(go) : which(go))) throw new ToolchainMissing(`${go} was not found`);
     const binary = await helperBinary(go);
-    const out = await runHelper(binary, [project.dir, project.goModule ?? ""], project.dir, "Go extractor");
+    const out = await runHelper(binary, [project.dir, project.goMod?.module ?? ""], project.dir, "Go extractor");
     return { ...out, via: "go" };
   } catch (error) {
     if (!(error instanceof ToolchainMissing)) throw error;

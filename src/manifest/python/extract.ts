@@ -1,24 +1,16 @@
 /** The Python extractor: helpers/python/extract_tools.py, run with the project's python3 (user code is never imported). */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ExecutaError } from "../../common/errors.js";
 import { HELPERS_DIR } from "../../common/package-info.js";
 import { precomputedExtraction } from "../fallback/index.js";
 import { runHelper, ToolchainMissing } from "../helper-run.js";
 import type { Extraction } from "../model.js";
-import type { Project } from "../project.js";
+import { projectPython, type Project } from "../../project/index.js";
 
 export const PYTHON_HELPER = join(HELPERS_DIR, "python", "extract_tools.py");
 
-/** The project's interpreter: its virtual environment's, else python3 on PATH. */
-export function projectPython(projectDir: string): string {
-  const venv = process.platform === "win32" ? [".venv/Scripts/python.exe", "venv/Scripts/python.exe"] : [".venv/bin/python", "venv/bin/python"];
-  for (const candidate of venv) if (existsSync(join(projectDir, candidate))) return join(projectDir, candidate);
-  return process.platform === "win32" ? "python" : "python3";
-}
-
 export async function extractPython(project: Project, python?: string): Promise<Extraction> {
-  const command = python ?? projectPython(project.dir);
+  const command = python ?? projectPython(project.dir) ?? "python3";
   try {
     const out = await runHelper(command, [PYTHON_HELPER, project.dir], project.dir, "Python extractor");
     return { ...out, via: "python" };

@@ -1,2 +1,2 @@
-export { extractPython, projectPython, PYTHON_HELPER } from "./extract.js";
+export { extractPython, PYTHON_HELPER } from "./extract.js";
 export { pythonBindingsPath, renderPythonBindings } from "./bindings.js";

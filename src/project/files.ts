@@ -1,0 +1,89 @@
+/** Readers for the files around a plugin: executa.json, package.json, pyproject.toml, go.mod. */
+import { existsSync, readFileSync } from "node:fs";
+import { parse as parseToml } from "smol-toml";
+import { ExecutaError } from "../common/errors.js";
+
+export type JsonObject = Record<string, unknown>;
+
+export interface PyProject {
+  name?: string;
+  version?: string;
+  description?: string;
+  license?: string;
+  /** The first author's name. */
+  author?: string;
+  /** `[project.scripts]`, in file order. */
+  scripts: [name: string, target: string][];
+}
+
+export interface GoMod {
+  module: string;
+  go?: string;
+}
+
+const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ExecutaError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** A JSON file that must hold an object; undefined when the file does not exist. */
+export function readJsonObject(path: string): JsonObject | undefined {
+  if (!existsSync(path)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(readText(path));
+  } catch (error) {
+    throw new ExecutaError(`${path} is not valid JSON: ${(error as Error).message}`, { hint: "fix the file and run the command again" });
+  }
+  if (!isObject(value)) throw new ExecutaError(`${path} must hold a JSON object`, { hint: "fix the file and run the command again" });
+  return value;
+}
+
+export function parsePyProject(text: string, path = "pyproject.toml"): PyProject {
+  let toml: JsonObject;
+  try {
+    toml = parseToml(text) as JsonObject;
+  } catch (error) {
+    const e = error as Error & { line?: number; column?: number };
+    const where = e.line ? `${path}:${e.line}:${e.column ?? 1}` : path;
+    throw new ExecutaError(`${where}: error: not valid TOML: ${e.message.split("\n")[0]}`, { hint: "fix the file and run the command again" });
+  }
+  const project = isObject(toml.project) ? toml.project : {};
+  const license = isObject(project.license) ? str(project.license.text) : str(project.license);
+  const firstAuthor = Array.isArray(project.authors) ? project.authors.find(isObject) : undefined;
+  const scripts = isObject(project.scripts)
+    ? Object.entries(project.scripts).flatMap(([k, v]) => (typeof v === "string" ? [[k, v] as [string, string]] : []))
+    : [];
+  return {
+    name: str(project.name),
+    version: str(project.version),
+    description: str(project.description),
+    license,
+    author: firstAuthor ? str(firstAuthor.name) : undefined,
+    scripts,
+  };
+}
+
+export function readPyProject(path: string): PyProject | undefined {
+  return existsSync(path) ? parsePyProject(readText(path), path) : undefined;
+}
+
+export function parseGoMod(text: string): GoMod | undefined {
+  const module = /^\s*module\s+("?)([^\s"]+)\1\s*(?:\/\/.*)?$/m.exec(text)?.[2];
+  if (!module) return undefined;
+  const go = /^\s*go\s+(\S+)\s*$/m.exec(text)?.[1];
+  return { module, ...(go && { go }) };
+}
+
+export function readGoMod(path: string): GoMod | undefined {
+  if (!existsSync(path)) return undefined;
+  const mod = parseGoMod(readText(path));
+  if (!mod) throw new ExecutaError(`${path} has no module line`, { hint: "run `go mod init <module path>`" });
+  return mod;
+}

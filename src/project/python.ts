@@ -1,0 +1,52 @@
+/** Python projects: the interpreter to use (the project's virtual environment first) and the package. */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { which } from "../common/exec.js";
+import { ExecutaError } from "../common/errors.js";
+import type { PyProject } from "./files.js";
+
+const VENV_DIRS = [".venv", "venv"];
+const binDir = process.platform === "win32" ? "Scripts" : "bin";
+const exe = process.platform === "win32" ? ".exe" : "";
+
+/** The project's virtual environment folder (`.venv` as uv and the scaffold make it), if any. */
+export function projectVenv(dir: string): string | undefined {
+  return VENV_DIRS.map((v) => join(dir, v)).find((v) => existsSync(join(v, binDir, `python${exe}`)));
+}
+
+/** A program installed in the project's virtual environment (a script, PyInstaller...), if any. */
+export function venvProgram(dir: string, name: string): string | undefined {
+  const venv = projectVenv(dir);
+  const path = venv && join(venv, binDir, name + exe);
+  return path && existsSync(path) ? path : undefined;
+}
+
+/** The interpreter for the project: its virtual environment's, else python3 (python) on PATH. */
+export function projectPython(dir: string): string | undefined {
+  const venv = projectVenv(dir);
+  if (venv) return join(venv, binDir, `python${exe}`);
+  return which(process.platform === "win32" ? "python" : "python3") ?? which("python");
+}
+
+/** Like projectPython, or an error that says how to get Python. */
+export function requirePython(dir: string): string {
+  const python = projectPython(dir);
+  if (!python) throw new ExecutaError("python3 is not installed and the project has no .venv", { hint: "install Python 3.10 or newer (or create .venv), then run the command again" });
+  return python;
+}
+
+/** The plugin's package: the module of a [project.scripts] entry, else the one folder with __main__.py. */
+export function findPyModule(dir: string, pyproject: PyProject | undefined, toolId?: string): string {
+  const scripts = pyproject?.scripts ?? [];
+  const [, target] = scripts.find(([name]) => name === toolId) ?? scripts[0] ?? [];
+  const fromScript = target?.split(":")[0]?.split(".")[0];
+  if (fromScript && existsSync(join(dir, fromScript, "__main__.py"))) return fromScript;
+  const candidates = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith(".") && existsSync(join(dir, e.name, "__main__.py")))
+    .map((e) => e.name);
+  if (candidates.length === 1) return candidates[0]!;
+  throw new ExecutaError(
+    candidates.length ? `several Python packages have a __main__.py (${candidates.join(", ")})` : "cannot find the plugin's Python package (a folder with __main__.py)",
+    { hint: 'name it in pyproject.toml [project.scripts] as `<tool_id> = "<package>.__main__:main"`' },
+  );
+}
