@@ -6,8 +6,9 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ExecutaError } from "../common/errors.js";
+import type { StepOutcome } from "../common/term.js";
 import { PLATFORM_KEYS, type PlatformKey } from "../protocol/index.js";
-import { bundle } from "./bundle.js";
+import { bundle } from "../bundle/index.js";
 import { bunCompile } from "./bun.js";
 import { goBuild, goVersion } from "./go.js";
 import { checkManifestBeforeBuild } from "./manifest-check.js";
@@ -21,8 +22,8 @@ import { artifactName, BUN_VERSION, bunTargetFor, hostKey, NODE_VERSION, nodeRun
 import { launchFor, verifyLaunch, wineGap } from "./verify.js";
 import { tempPathFor, writeAtomic } from "./write-atomic.js";
 
-export { BuildError } from "./bundle.js";
-export { bundle } from "./bundle.js";
+export { BuildError } from "../bundle/index.js";
+export { bundle } from "../bundle/index.js";
 export { adhocSign, checkAdhocSignature } from "./macho-sign.js";
 export { cacheDir } from "./cache.js";
 export { BUN_VERSION, NODE_VERSION, parseTargets } from "./targets.js";
@@ -44,8 +45,8 @@ export interface BuildOptions {
   skipManifestCheck?: boolean;
   /** Default `<project>/dist`. */
   outDir?: string;
-  /** Runs one labelled step (the CLI shows progress through it). */
-  step?: <T>(label: string, work: () => Promise<T>) => Promise<T>;
+  /** Runs one labelled step (the CLI shows progress through it); `outcome` says how a finished step went. */
+  step?: <T>(label: string, work: () => Promise<T>, outcome?: (result: T) => StepOutcome) => Promise<T>;
 }
 
 export interface VerifyStatus {
@@ -159,6 +160,11 @@ async function verifyTarget(key: PlatformKey, host: PlatformKey, binary: string,
   return { status: result.ok ? "passed" : "failed", checks: result.checks, ...(!result.ok && { failures: result.failures }) };
 }
 
+function verifyOutcome(v: VerifyStatus): StepOutcome {
+  if (v.status === "passed") return { status: "ok" };
+  return v.status === "skipped" ? { status: "skipped", ...(v.reason && { note: v.reason }) } : { status: "failed", note: `${v.failures?.length ?? 0} failed` };
+}
+
 const plainStep = <T>(_label: string, work: () => Promise<T>) => work();
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
@@ -208,7 +214,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       archives.set(key, archive);
       const verify: VerifyStatus = options.verify === false
         ? { status: "skipped", reason: "--no-verify" }
-        : await step(`verify ${key}`, () => verifyTarget(key, host, file, project.manifestText));
+        : await step(`verify ${key}`, () => verifyTarget(key, host, file, project.manifestText), verifyOutcome);
       reports.push({
         platform: key,
         ...factsOf(file),

@@ -1,21 +1,11 @@
+/** `executa build`: single executables for Anna's platforms, archives, checksums, build.json, verified. */
 import { resolve } from "node:path";
-import type { CommandModule } from "yargs";
-import { build, BuildError, type BuildReport, type Runtime } from "../builder/index.js";
+import type { BuildReport } from "../builder/index.js";
 import { ExitCode } from "../common/errors.js";
 import { color, withSpinner } from "../common/term.js";
 import { formatDiagnostic, PLATFORM_KEYS } from "../protocol/index.js";
-import { runCommand } from "./run.js";
-
-interface BuildArgs {
-  dir: string;
-  target?: string[];
-  runtime: Runtime;
-  snapshot: boolean;
-  verify: boolean;
-  "base-url"?: string;
-  "out-dir"?: string;
-  json: boolean;
-}
+import { defineCommand, JSON_OPTION } from "./command.js";
+import { printJson } from "./run.js";
 
 function printHuman(report: BuildReport): void {
   const out = process.stdout;
@@ -29,48 +19,48 @@ function printHuman(report: BuildReport): void {
   out.write(`${report.dist}: SHA256SUMS, build.json\n`);
 }
 
-export const buildCommand: CommandModule<object, BuildArgs> = {
+export const buildCommand = defineCommand({
   command: "build [dir]",
   describe: "Build single executables for Anna's platforms, with archives, checksums and build.json, then run them",
-  builder: (y) =>
-    y
-      .positional("dir", { type: "string", default: ".", describe: "The plugin project folder" })
-      .option("target", {
-        type: "string",
-        array: true,
-        describe: `Platform keys, comma-separated or repeated, or 'all' (default: this machine's). Keys: ${PLATFORM_KEYS.join(", ")}`,
-      })
-      .option("runtime", {
-        choices: ["node", "bun"] as const,
-        default: "node" as Runtime,
-        describe: "TypeScript only: node (single executable application) or bun (bun build --compile)",
-      })
-      .option("snapshot", { type: "boolean", default: false, describe: "TypeScript/node only: put a V8 startup snapshot in the executable (this machine's platform only)" })
-      .option("verify", { type: "boolean", default: true, describe: "Run the conformance checks on every artifact this machine can run (--no-verify skips them)" })
-      .option("base-url", { type: "string", describe: "URL the archives will be served from: written into executa.json distribution.profiles.binary.binary_urls" })
-      .option("out-dir", { type: "string", describe: "Output folder (default: <dir>/dist)" })
-      .option("json", { type: "boolean", default: false, describe: "Print one JSON result object on stdout" }) as never,
-  handler: (argv) =>
-    runCommand(async () => {
-      if (!argv.verify) process.stderr.write(`${color.yellow("executa: warning:")} --no-verify: the artifacts are NOT run or checked\n`);
-      let report: BuildReport;
-      try {
-        report = await build({
-          projectDir: resolve(argv.dir),
-          ...(argv.target && { targets: argv.target }),
-          runtime: argv.runtime,
-          snapshot: argv.snapshot,
-          verify: argv.verify,
-          ...(argv["base-url"] && { baseUrl: argv["base-url"] }),
-          ...(argv["out-dir"] && { outDir: resolve(argv["out-dir"]) }),
-          step: (label, work) => withSpinner(label, work, argv.json),
-        });
-      } catch (error) {
-        if (error instanceof BuildError) for (const d of error.diagnostics) process.stderr.write(formatDiagnostic(d) + "\n");
-        throw error;
-      }
-      if (argv.json) process.stdout.write(JSON.stringify(report) + "\n");
-      else printHuman(report);
-      return report.ok ? ExitCode.Ok : ExitCode.Failed;
-    }),
-};
+  options: {
+    target: {
+      type: "string",
+      array: true,
+      describe: `Platform keys, comma-separated or repeated, or 'all' (default: this machine's). Keys: ${PLATFORM_KEYS.join(", ")}`,
+    },
+    runtime: { choices: ["node", "bun"] as const, default: "node" as const, describe: "TypeScript only: node (single executable application) or bun (bun build --compile)" },
+    snapshot: { type: "boolean", default: false, describe: "TypeScript/node only: put a V8 startup snapshot in the executable (this machine's platform only)" },
+    verify: { type: "boolean", default: true, describe: "Run the conformance checks on every artifact this machine can run (--no-verify skips them)" },
+    "base-url": { type: "string", describe: "URL the archives will be served from: written into executa.json distribution.profiles.binary.binary_urls" },
+    "out-dir": { type: "string", describe: "Output folder (default: <dir>/dist)" },
+    ...JSON_OPTION,
+  },
+  examples: [
+    ["$0 build", "this machine's platform, verified"],
+    ["$0 build --target all", "every platform the language can target"],
+    ["$0 build --target linux-x86_64,darwin-arm64 --base-url https://example.com/releases/v1", "two targets, and binary_urls in executa.json"],
+  ],
+  async run(args) {
+    if (!args.verify) process.stderr.write(`${color.yellow("executa: warning:")} --no-verify: the artifacts are NOT run or checked\n`);
+    const { build, BuildError } = await import("../builder/index.js");
+    let report: BuildReport;
+    try {
+      report = await build({
+        projectDir: resolve(args.dir),
+        ...(args.target && { targets: args.target }),
+        runtime: args.runtime,
+        snapshot: args.snapshot,
+        verify: args.verify,
+        ...(args["base-url"] && { baseUrl: args["base-url"] }),
+        ...(args["out-dir"] && { outDir: resolve(args["out-dir"]) }),
+        step: (label, work, outcome) => withSpinner(label, work, { quiet: args.json, ...(outcome && { outcome }) }),
+      });
+    } catch (error) {
+      if (error instanceof BuildError) for (const d of error.diagnostics) process.stderr.write(formatDiagnostic(d) + "\n");
+      throw error;
+    }
+    if (args.json) printJson(report.ok ? "ok" : "failed", report);
+    else printHuman(report);
+    return report.ok ? ExitCode.Ok : ExitCode.Failed;
+  },
+});

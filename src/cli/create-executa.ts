@@ -1,8 +1,4 @@
 /** `create-executa [dir]`: the same as `executa create`. */
-import { hideBin } from "yargs/helpers";
-import { createCommand } from "./create.js";
-import { commandLine } from "./run.js";
+import { answerFast } from "./fast.js";
 
-await commandLine(hideBin(process.argv), "create-executa", "run `create-executa --help`")
-  .command({ ...createCommand, command: "$0 [dir]" })
-  .parseAsync();
+if (!answerFast("create-executa", process.argv.slice(2))) await (await import("./program.js")).runProgram("create-executa", process.argv.slice(2));

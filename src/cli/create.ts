@@ -1,45 +1,35 @@
 /** `executa create [dir]` and `create-executa [dir]`: scaffold a plugin project. */
 import { basename } from "node:path";
-import prompts from "prompts";
-import type { Argv, CommandModule } from "yargs";
-import { ExecutaError } from "../common/errors.js";
+import { ExecutaError, ExitCode } from "../common/errors.js";
 import { canPrompt, color } from "../common/term.js";
-import { LANGUAGES, LANGUAGE_NAMES, makeSpec, nameProblem, scaffold, type ProjectAnswers, type ScaffoldResult } from "../scaffold/index.js";
-import { runCommand } from "./run.js";
-
-interface CreateArgs extends ProjectAnswers {
-  dir?: string;
-  yes?: boolean;
-  install: boolean;
-  git: boolean;
-  force?: boolean;
-  dryRun?: boolean;
-  json?: boolean;
-  toolchain?: string;
-}
+import { LANGUAGES, LANGUAGE_NAMES } from "../project/index.js";
+import type { ProjectAnswers, ScaffoldResult } from "../scaffold/index.js";
+import { defineCommand, JSON_OPTION } from "./command.js";
+import { printJson } from "./run.js";
 
 const DEFAULT_NAME = "my-executa-plugin";
 
-function builder(y: Argv): Argv<CreateArgs> {
-  return y
-    .positional("dir", { type: "string", describe: "folder to create (default: the name)" })
-    .option("lang", { alias: "l", type: "string", describe: `plugin language: ${LANGUAGE_NAMES.join(", ")}` })
-    .option("name", { alias: "n", type: "string", describe: "project name: npm package, Python module and Go module path (default: the folder name)" })
-    .option("display-name", { type: "string", describe: "human name shown in Anna (default: the name in Title Case)" })
-    .option("description", { type: "string", describe: "one-paragraph description of the plugin" })
-    .option("author", { type: "string", describe: "author (default: git's user.name)" })
-    .option("license", { type: "string", describe: "SPDX license identifier", default: "MIT" })
-    .option("tool-id", { type: "string", describe: "Anna tool id: the manifest name and executable name (default: the name)" })
-    .option("go-module", { type: "string", describe: "Go module path for --lang go (default: the name)" })
-    .option("yes", { alias: "y", type: "boolean", describe: "ask nothing; use defaults for everything not given (language: ts)" })
-    .option("install", { type: "boolean", default: true, describe: "install dependencies (--no-install to skip)" })
-    .option("git", { type: "boolean", default: true, describe: "git init and a first commit (--no-git to skip)" })
-    .option("force", { type: "boolean", describe: "add the project to a non-empty folder; stops, writing nothing, if any of its files exist" })
-    .option("dry-run", { type: "boolean", describe: "list the files that would be written and write nothing" })
-    .option("json", { type: "boolean", describe: "print one JSON summary on stdout" })
-    .option("toolchain", { type: "string", describe: "npm spec of create-executa the project uses (default: this version)" })
-    .example("$0 my-plugin --lang python --yes", "a Python plugin with defaults, no questions")
-    .example("npm create executa@latest my-plugin -- --lang go", "the same through npm create") as unknown as Argv<CreateArgs>;
+const CREATE_OPTIONS = {
+  lang: { alias: "l", type: "string", describe: `plugin language: ${LANGUAGE_NAMES.join(", ")}` },
+  name: { alias: "n", type: "string", describe: "project name: npm package, Python module and Go module path (default: the folder name)" },
+  "display-name": { type: "string", describe: "human name shown in Anna (default: the name in Title Case)" },
+  description: { type: "string", describe: "one-paragraph description of the plugin" },
+  author: { type: "string", describe: "author (default: git's user.name)" },
+  license: { type: "string", describe: "SPDX license identifier", default: "MIT" },
+  "tool-id": { type: "string", describe: "Anna tool id: the manifest name and executable name (default: the name)" },
+  "go-module": { type: "string", describe: "Go module path for --lang go (default: the name)" },
+  yes: { alias: "y", type: "boolean", default: false, describe: "ask nothing; use defaults for everything not given (language: ts)" },
+  install: { type: "boolean", default: true, describe: "install dependencies (--no-install to skip)" },
+  git: { type: "boolean", default: true, describe: "git init and a first commit (--no-git to skip)" },
+  force: { type: "boolean", default: false, describe: "add the project to a non-empty folder; stops, writing nothing, if any file it would write exists" },
+  "dry-run": { type: "boolean", default: false, describe: "list the files that would be written and write nothing" },
+  toolchain: { type: "string", describe: "npm spec of create-executa the project uses (default: this version)" },
+  ...JSON_OPTION,
+} as const;
+
+interface CreateArgs extends ProjectAnswers {
+  dir?: string;
+  yes: boolean;
 }
 
 /** The one-shot command that gives the missing answers, for the non-interactive error. */
@@ -48,7 +38,8 @@ function oneShot(args: CreateArgs): string {
   return `npm create executa@latest ${dir} -- --lang ${args.lang ?? "ts"} --yes`;
 }
 
-async function ask(args: CreateArgs): Promise<CreateArgs> {
+async function ask(args: CreateArgs, nameProblem: (name: string) => string | undefined): Promise<CreateArgs> {
+  const { default: prompts } = await import("prompts");
   const cancelled = () => {
     throw new ExecutaError("cancelled; nothing was written", { exitCode: 130 });
   };
@@ -98,40 +89,47 @@ function printHuman(result: ScaffoldResult): void {
   out.write(`\nNext steps:\n${result.next.map((n) => `  ${n}`).join("\n")}\n`);
 }
 
-export const createCommand: CommandModule<object, CreateArgs> = {
+export const createCommand = defineCommand<typeof CREATE_OPTIONS, string | undefined>({
   command: "create [dir]",
   describe: "scaffold a plugin project in TypeScript, Python or Go",
-  builder,
-  handler: (argv) =>
-    runCommand(async () => {
-      let args: CreateArgs = argv;
-      const interactive = canPrompt(args.yes);
-      if (interactive && (!args.lang || !(args.dir || args.name) || !args.displayName || !args.description)) args = await ask(args);
-      if (!args.lang && !args.yes) {
-        throw new ExecutaError("no language given and no terminal to ask on", { hint: `run: ${oneShot(args)}` });
-      }
-      if (!args.dir && !args.name && !args.yes) {
-        throw new ExecutaError("no project folder given and no terminal to ask on", { hint: `run: ${oneShot(args)}` });
-      }
-      const dir = args.dir ?? args.name ?? DEFAULT_NAME;
-      const name = args.name ?? basename(dir);
-      if (!args.name && nameProblem(name)) {
-        throw new ExecutaError(`the folder name '${name}' is not a valid project name: ${nameProblem(name)}`, {
-          hint: `pass a name, e.g. --name ${DEFAULT_NAME}`,
-        });
-      }
-      const spec = makeSpec({ ...args, lang: args.lang ?? "ts", name, author: args.author ?? (await gitUserName()) });
-      const result = await scaffold({
-        targetDir: dir,
-        spec,
-        toolchainSpec: args.toolchain,
-        force: args.force,
-        dryRun: args.dryRun,
-        install: args.install,
-        git: args.git,
-        quiet: args.json,
+  optionalDir: true,
+  options: CREATE_OPTIONS,
+  examples: [
+    ["$0 my-plugin --lang python --yes", "a Python plugin with defaults, no questions"],
+    ["npm create executa@latest my-plugin -- --lang go", "the same through npm create"],
+  ],
+  async run(argv) {
+    let args: CreateArgs = { ...argv, displayName: argv["display-name"], toolId: argv["tool-id"], goModule: argv["go-module"] };
+    const { makeSpec, nameProblem, scaffold } = await import("../scaffold/index.js");
+    const interactive = canPrompt(args.yes);
+    if (interactive && (!args.lang || !(args.dir || args.name) || !args.displayName || !args.description)) args = await ask(args, nameProblem);
+    if (!args.lang && !args.yes) {
+      throw new ExecutaError("no language given and no terminal to ask on", { hint: `run: ${oneShot(args)}` });
+    }
+    if (!args.dir && !args.name && !args.yes) {
+      throw new ExecutaError("no project folder given and no terminal to ask on", { hint: `run: ${oneShot(args)}` });
+    }
+    const dir = args.dir ?? args.name ?? DEFAULT_NAME;
+    const name = args.name ?? basename(dir);
+    if (!args.name && nameProblem(name)) {
+      throw new ExecutaError(`the folder name '${name}' is not a valid project name: ${nameProblem(name)}`, {
+        hint: `pass a name, e.g. --name ${DEFAULT_NAME}`,
       });
-      if (args.json) process.stdout.write(JSON.stringify(result) + "\n");
-      else printHuman(result);
-    }),
-};
+    }
+    const spec = makeSpec({ ...args, lang: args.lang ?? "ts", name, author: args.author ?? (await gitUserName()) });
+    const result = await scaffold({
+      targetDir: dir,
+      spec,
+      toolchainSpec: argv.toolchain,
+      force: argv.force,
+      dryRun: argv["dry-run"],
+      install: argv.install,
+      git: argv.git,
+      quiet: argv.json,
+    });
+    const failed = result.steps.some((s) => s.status === "failed");
+    if (argv.json) printJson(failed ? "failed" : "ok", result);
+    else printHuman(result);
+    return failed ? ExitCode.Failed : ExitCode.Ok;
+  },
+});

@@ -1,34 +1,18 @@
 /** `executa dev`: the workbench. A REPL by default; one-shots (--describe, --invoke) for scripts. */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { CommandModule } from "yargs";
-import { rebuildStep, runRepl, samplingModeFrom, watchSources, Workbench, type Response } from "../host/index.js";
+import type { Response } from "../host/index.js";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color } from "../common/term.js";
-import { launchFrom } from "./test.js";
-import { runCommand } from "./run.js";
+import { defineCommand } from "./command.js";
+import { printJson } from "./run.js";
+import { launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE } from "./plugin-options.js";
 
-interface DevArgs {
-  dir: string;
-  describe: boolean;
-  invoke?: string;
-  args?: string;
-  health: boolean;
-  json: boolean;
-  watch: boolean;
-  record?: string;
-  sampling?: string;
-  storage?: string;
-  credential?: string[];
-  _: (string | number)[];
-  "--"?: string[];
-}
-
-function credentialsFrom(values: string[] | undefined): Record<string, string> {
+export function credentialsFrom(values: string[] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const v of values ?? []) {
     const eq = v.indexOf("=");
-    if (eq <= 0) throw new ExecutaError(`--credential takes NAME=VALUE, got ${JSON.stringify(v)}`);
+    if (eq <= 0) throw new ExecutaError(`--credential takes NAME=VALUE, got ${JSON.stringify(v)}`, { hint: "e.g. --credential API_KEY=sk-test" });
     out[v.slice(0, eq)] = v.slice(eq + 1);
   }
   return out;
@@ -53,76 +37,99 @@ function exitFor(r: Response, invoke: boolean): number {
   return ExitCode.Ok;
 }
 
-export const devCommand: CommandModule<object, DevArgs> = {
-  command: "dev",
+/** `--watch` in a project we can read: regenerate manifest.json and the bindings before each restart. */
+async function manifestRegenerator(dir: string, log: (line: string) => void): Promise<(() => Promise<void>) | undefined> {
+  const { loadProject } = await import("../project/index.js");
+  try {
+    loadProject(dir);
+  } catch {
+    return undefined;
+  }
+  const { generateManifest, writeOutputs } = await import("../manifest/index.js");
+  const { formatDiagnostic, hasErrors } = await import("../protocol/index.js");
+  return async () => {
+    const generated = await generateManifest(dir);
+    if (hasErrors(generated.diagnostics)) {
+      throw new ExecutaError(`the manifest cannot be regenerated:\n  ${generated.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic).join("\n  ")}`);
+    }
+    const written = await writeOutputs(dir, generated.outputs);
+    if (written.length) log(`regenerated ${written.join(", ")}`);
+  };
+}
+
+export const devCommand = defineCommand({
+  command: "dev [dir]",
   describe: "The workbench: a REPL on a running plugin (describe, invoke, health, trace, restart), or one-shots for scripts",
-  builder: (y) =>
-    y
-      .usage("$0 dev [options] [-- <command> [args...]]\n\nStarts the plugin (detected from its folder, or the command after --) behind a mock host that answers its reverse requests.")
-      .option("dir", { type: "string", default: ".", describe: "The plugin's folder (launch detection and working directory)" })
-      .option("describe", { type: "boolean", default: false, describe: "One-shot: print the manifest the plugin serves, then stop" })
-      .option("invoke", { type: "string", describe: "One-shot: invoke this tool (with --args), print the result, then stop" })
-      .option("args", { type: "string", describe: "The JSON arguments for --invoke, e.g. '{\"text\": \"hi\"}'" })
-      .option("health", { type: "boolean", default: false, describe: "One-shot: print the plugin's health, then stop" })
-      .option("json", { type: "boolean", default: false, describe: "One-shots: print only the JSON answer on stdout (events go to stderr)" })
-      .option("watch", { type: "boolean", default: false, describe: "Restart the plugin when its sources change (TS recompiles with npm run compile; Go rebuilds)" })
-      .option("record", { type: "string", describe: "Append every exchange to this JSONL file, for `executa test --fixtures`" })
-      .option("sampling", { type: "string", describe: "How the mock host answers sampling: a canned reply text, 'echo', or 'rules:FILE.jsonl'" })
-      .option("storage", { type: "string", describe: "Keep the mock host's storage and uploads in this folder instead of memory" })
-      .option("credential", { type: "string", array: true, describe: "NAME=VALUE passed in every invoke's context.credentials (repeatable)" })
-      .example("$0 dev", "a REPL on the plugin in this folder")
-      .example("$0 dev --invoke text_stats --args '{\"text\": \"a b a\"}' --json", "one invoke, JSON out")
-      .example("$0 dev --watch --record fixtures/session.jsonl", "restart on change and record a transcript") as never,
-  handler: (argv) =>
-    runCommand(async () => {
-      const launch = await launchFrom(argv);
-      const dir = resolve(argv.dir);
-      const oneShot = argv.describe || argv.invoke !== undefined || argv.health;
-      if (argv.args !== undefined && argv.invoke === undefined) throw new ExecutaError("--args needs --invoke <tool>");
-      const quietLog = (line: string) => process.stderr.write(color.dim(line) + "\n");
-      const rebuild = argv.watch ? rebuildStep(dir, launch.language) : undefined;
-      const workbench = new Workbench(launch, {
-        mockHost: { sampling: samplingModeFrom(argv.sampling), ...(argv.storage && { storageDir: resolve(argv.storage) }) },
-        ...(argv.record && { record: resolve(argv.record) }),
-        credentials: credentialsFrom(argv.credential),
-        log: quietLog,
-        ...(rebuild && { rebuild }),
-      });
+  usage: `$0 dev ${PLUGIN_USAGE}\n\nStarts the plugin (detected from its folder, or the command after --) behind a mock host that answers its reverse requests.`,
+  dashDash: true,
+  options: {
+    describe: { type: "boolean", default: false, describe: "One-shot: print the manifest the plugin serves, then stop" },
+    invoke: { type: "string", describe: "One-shot: invoke this tool (with --args), print the result, then stop" },
+    args: { type: "string", describe: "The JSON arguments for --invoke, e.g. '{\"text\": \"hi\"}'" },
+    health: { type: "boolean", default: false, describe: "One-shot: print the plugin's health, then stop" },
+    json: { type: "boolean", default: false, describe: "One-shots: print one JSON object {status, answer} on stdout (events go to stderr)" },
+    watch: { type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (TypeScript is bundled fresh, Go rebuilt)" },
+    record: { type: "string", describe: "Append every exchange to this JSONL file, for `executa test --fixtures`" },
+    ...MOCK_HOST_OPTIONS,
+    credential: { type: "string", array: true, describe: "NAME=VALUE passed in every invoke's context.credentials (repeatable)" },
+  },
+  examples: [
+    ["$0 dev", "a REPL on the plugin in this folder"],
+    ["$0 dev --invoke text_stats --args '{\"text\": \"a b a\"}' --json", "one invoke, JSON out"],
+    ["$0 dev --watch --record fixtures/session.jsonl", "restart on change and record a transcript"],
+  ],
+  async run(args) {
+    const launch = await launchFrom(args);
+    const dir = resolve(args.dir);
+    const oneShot = args.describe || args.invoke !== undefined || args.health;
+    if (args.args !== undefined && args.invoke === undefined) throw new ExecutaError("--args needs --invoke <tool>", { hint: `e.g. executa dev --invoke text_stats --args '{"text": "hi"}'` });
+    const log = (line: string) => process.stderr.write(color.dim(line) + "\n");
+    const { Workbench, runRepl, watchSources } = await import("../workbench/index.js");
+    const beforeRestart = args.watch ? await manifestRegenerator(dir, log) : undefined;
+    const workbench = new Workbench(launch, {
+      mockHost: await mockHostOptionsFrom(args),
+      ...(args.record && { record: resolve(args.record) }),
+      credentials: credentialsFrom(args.credential),
+      log,
+      ...(beforeRestart && { beforeRestart }),
+    });
+    try {
       try {
-        try {
-          await workbench.start();
-        } catch (error) {
-          const tail = workbench.session?.stderr.trim().split("\n").slice(-3).join(" / ");
-          throw new ExecutaError(`the plugin did not start: ${(error as Error).message}${tail ? ` (stderr: ${tail.slice(0, 300)})` : ""}`, { hint: `started as: ${[launch.command, ...launch.args].join(" ").slice(0, 200)} (${launch.source})` });
-        }
-        if (oneShot) {
-          let r: Response;
-          if (argv.invoke !== undefined) r = await workbench.invoke(argv.invoke, parseArgs(argv.args));
-          else if (argv.health) r = await workbench.health();
-          else r = await workbench.describe();
-          const body = "error" in r.frame ? { error: r.frame.error } : r.frame.result;
-          process.stdout.write((argv.json ? JSON.stringify(body) : JSON.stringify(body, null, 2)) + "\n");
-          return exitFor(r, argv.invoke !== undefined);
-        }
-        const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-        const watcher = argv.watch
-          ? watchSources(dir, (files) => {
-              quietLog(`changed: ${files.slice(0, 3).join(", ")}${files.length > 3 ? " …" : ""}; restarting`);
-              workbench.restart().then(
-                () => quietLog(`restarted; ${workbench.tools.length} tool(s)`),
-                (error: Error) => quietLog(`restart failed: ${error.message}`),
-              );
-            })
-          : undefined;
-        if (watcher) quietLog(`watching ${dir} (${watcher.mode})`);
-        try {
-          await runRepl(workbench, { input: process.stdin, output: process.stdout, terminal, historyFile: join(homedir(), ".executa", "dev_history") });
-        } finally {
-          watcher?.close();
-        }
-        return ExitCode.Ok;
-      } finally {
-        await workbench.close();
+        await workbench.start();
+      } catch (error) {
+        const tail = workbench.session?.stderr.trim().split("\n").slice(-3).join(" / ");
+        throw new ExecutaError(`the plugin did not start: ${(error as Error).message}${tail ? ` (stderr: ${tail.slice(0, 300)})` : ""}`, { hint: `started as: ${[launch.command, ...launch.args].join(" ").slice(0, 200)} (${launch.source})` });
       }
-    }),
-};
+      if (oneShot) {
+        let r: Response;
+        if (args.invoke !== undefined) r = await workbench.invoke(args.invoke, parseArgs(args.args));
+        else if (args.health) r = await workbench.health();
+        else r = await workbench.describe();
+        const answer = "error" in r.frame ? { error: r.frame.error } : r.frame.result;
+        const exit = exitFor(r, args.invoke !== undefined);
+        if (args.json) printJson(exit === ExitCode.Ok ? "ok" : "failed", { answer });
+        else process.stdout.write(JSON.stringify(answer, null, 2) + "\n");
+        return exit;
+      }
+      const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+      const watcher = args.watch
+        ? watchSources(dir, (files) => {
+            log(`changed: ${files.slice(0, 3).join(", ")}${files.length > 3 ? " …" : ""}; restarting`);
+            workbench.restart().then(
+              () => log(`restarted; ${workbench.tools.length} tool(s)`),
+              (error: Error) => log(`restart failed: ${error.message}`),
+            );
+          }, { ignore: beforeRestart ? ["manifest.json", "executa.bindings.ts", "executa_bindings.py", "executa_bindings.go"] : [] })
+        : undefined;
+      if (watcher) log(`watching ${dir} (${watcher.mode})`);
+      try {
+        await runRepl(workbench, { input: process.stdin, output: process.stdout, terminal, historyFile: join(homedir(), ".executa", "dev_history") });
+      } finally {
+        watcher?.close();
+      }
+      return ExitCode.Ok;
+    } finally {
+      await workbench.close();
+    }
+  },
+});

@@ -1,19 +1,4 @@
-/** `executa <verb>`: the toolchain. */
-import { hideBin } from "yargs/helpers";
-import { buildCommand } from "./build.js";
-import { createCommand } from "./create.js";
-import { devCommand } from "./dev.js";
-import { manifestCommand } from "./manifest.js";
-import { commandLine } from "./run.js";
-import { testCommand } from "./test.js";
+/** `executa <verb>`: the toolchain. Each verb loads only the modules it uses. */
+import { answerFast } from "./fast.js";
 
-await commandLine(hideBin(process.argv), "executa", "run `executa --help`, or `executa <verb> --help`")
-  .usage("$0 <verb> [options]\n\nThe toolchain for Executa plugins: create, manifest, build, test, dev.")
-  .command(createCommand)
-  .command(manifestCommand)
-  .command(buildCommand)
-  .command(testCommand)
-  .command(devCommand)
-  .demandCommand(1, "name a verb: create, manifest, build, test or dev")
-  .recommendCommands()
-  .parseAsync();
+if (!answerFast("executa", process.argv.slice(2))) await (await import("./program.js")).runProgram("executa", process.argv.slice(2));

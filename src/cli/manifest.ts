@@ -1,56 +1,18 @@
+/** `executa manifest`: manifest.json (and the bindings file) from the code, or checked against it. */
 import { resolve } from "node:path";
-import type { CommandModule } from "yargs";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color } from "../common/term.js";
-import {
-  applyStrict,
-  checkManifest,
-  compareOutputs,
-  describePlugin,
-  generateManifest,
-  MANIFEST_PATH,
-  syncVersion,
-  writeOutputs,
-  type CheckResult,
-  type Output,
-} from "../manifest/index.js";
-import { canonicalManifestJson, formatDiagnostic, hasErrors, validateManifest, type Diagnostic } from "../protocol/index.js";
-import { runCommand } from "./run.js";
+import type { CheckResult, Output } from "../manifest/index.js";
+import type { Diagnostic } from "../protocol/index.js";
+import { commandAfterDashes, defineCommand, JSON_OPTION } from "./command.js";
+import { printJson } from "./run.js";
 
-interface ManifestArgs {
-  dir: string;
-  check: boolean;
-  json: boolean;
-  strict: boolean;
-  "from-plugin": boolean;
-  "sync-version": boolean;
-  "--"?: string[];
-  _: (string | number)[];
-}
-
-function printDiagnostics(diagnostics: Diagnostic[]): void {
+async function printDiagnostics(diagnostics: Diagnostic[]): Promise<void> {
+  const { formatDiagnostic } = await import("../protocol/index.js");
   for (const d of diagnostics) {
     const line = formatDiagnostic(d);
     process.stderr.write((d.severity === "error" ? color.red(line) : color.yellow(line)) + "\n");
   }
-}
-
-/** The launch command after `--`. */
-function pluginCommand(argv: ManifestArgs): string[] {
-  const fromArgv = argv["--"] ?? [];
-  if (fromArgv.length) return fromArgv.map(String);
-  const i = process.argv.indexOf("--");
-  return i === -1 ? [] : process.argv.slice(i + 1);
-}
-
-async function fromPlugin(dir: string, argv: ManifestArgs): Promise<{ outputs: Output[]; diagnostics: Diagnostic[] }> {
-  const [command, ...args] = pluginCommand(argv);
-  if (!command) {
-    throw new ExecutaError("--from-plugin needs the plugin's launch command after --", { hint: "e.g. `executa manifest --from-plugin -- ./dist/my-plugin`" });
-  }
-  const { manifest } = await describePlugin(command, args, { cwd: dir });
-  const diagnostics = applyStrict(validateManifest(manifest, { source: "describe" }), argv.strict);
-  return { outputs: [{ path: MANIFEST_PATH, content: canonicalManifestJson(manifest) }], diagnostics };
 }
 
 function printCheck(result: CheckResult, fix: string): void {
@@ -69,81 +31,94 @@ function printCheck(result: CheckResult, fix: string): void {
   out.write(`\nTo fix it, run: ${fix}\n`);
 }
 
-export const manifestCommand: CommandModule<object, ManifestArgs> = {
-  command: "manifest [dir]",
-  describe: "Generate manifest.json (and the bindings file) from the tools' source, or check that it is up to date",
-  builder: (y) =>
-    y
-      .parserConfiguration({ "populate--": true })
-      .positional("dir", { type: "string", default: ".", describe: "The plugin project folder" })
-      .option("check", {
-        type: "boolean",
-        default: false,
-        describe: "Write nothing; exit 0 when the committed files are in sync, 1 on drift or a missing or non-canonical file, 2 when the manifest cannot be generated",
-      })
-      .option("json", { type: "boolean", default: false, describe: "Print one JSON result object on stdout: {status, changes, diagnostics, files}" })
-      .option("strict", { type: "boolean", default: false, describe: "Treat warnings as errors" })
-      .option("from-plugin", {
-        type: "boolean",
-        default: false,
-        describe: "Take the manifest from a running plugin's describe answer instead of the source: executa manifest --from-plugin -- <command> [args]",
-      })
-      .option("sync-version", {
-        type: "boolean",
-        default: false,
-        describe: "First copy the package.json / pyproject.toml version into executa.json (for `npm version`)",
-      })
-      .example("$0 manifest", "Regenerate manifest.json and the bindings file")
-      .example("$0 manifest --check", "Fail CI when manifest.json is out of date")
-      .example("$0 manifest --from-plugin -- ./dist/my-plugin-linux-x86_64", "Read the manifest from a built binary") as never,
-  handler: (argv) =>
-    runCommand(async () => {
-      const dir = resolve(argv.dir);
-      const fix = argv["from-plugin"] ? `executa manifest --from-plugin -- ${pluginCommand(argv).join(" ")}` : `executa manifest${argv.dir === "." ? "" : ` ${argv.dir}`}`;
-      if (argv["sync-version"] && !argv.check) {
-        const written = syncVersion(dir);
-        if (written && !argv.json) process.stderr.write(`executa.json version -> ${written}\n`);
-      }
-      let outputs: Output[];
-      let diagnostics: Diagnostic[];
-      let toolCount = 0;
-      if (argv["from-plugin"]) {
-        ({ outputs, diagnostics } = await fromPlugin(dir, argv));
-      } else if (argv.check) {
-        const result = await checkManifest(dir, { strict: argv.strict });
-        return report(result, argv, fix);
-      } else {
-        const generated = await generateManifest(dir, { strict: argv.strict });
-        ({ outputs, diagnostics } = generated);
-        toolCount = generated.manifest.tools.length;
-      }
-      if (argv.check) return report(await compareOutputs(dir, outputs, diagnostics), argv, fix);
-
-      if (hasErrors(diagnostics)) {
-        if (argv.json) process.stdout.write(JSON.stringify({ status: "error", written: [], diagnostics }) + "\n");
-        else printDiagnostics(diagnostics);
-        if (!argv.json) process.stderr.write(`${color.red("executa: error:")} manifest.json was not written (${diagnostics.filter((d) => d.severity === "error").length} errors)\n`);
-        return ExitCode.CannotRun;
-      }
-      const written = await writeOutputs(dir, outputs);
-      if (argv.json) {
-        process.stdout.write(JSON.stringify({ status: written.length ? "written" : "unchanged", written, diagnostics }) + "\n");
-      } else {
-        printDiagnostics(diagnostics);
-        const count = toolCount || (JSON.parse(outputs[0]!.content) as { tools?: unknown[] }).tools?.length || 0;
-        process.stdout.write(written.length ? `wrote ${written.join(", ")} (${count} tools)\n` : `manifest.json is up to date (${count} tools)\n`);
-      }
-      return ExitCode.Ok;
-    }),
-};
-
-function report(result: CheckResult, argv: ManifestArgs, fix: string): number {
-  if (argv.json) {
-    process.stdout.write(JSON.stringify({ status: result.status, changes: result.changes, diagnostics: result.diagnostics, files: result.files }) + "\n");
+async function reportCheck(result: CheckResult, json: boolean, fix: string): Promise<number> {
+  const exit = result.status === "in-sync" ? ExitCode.Ok : result.status === "error" ? ExitCode.CannotRun : ExitCode.Failed;
+  if (json) {
+    printJson(exit === ExitCode.Ok ? "ok" : exit === ExitCode.Failed ? "failed" : "error", {
+      check: result.status, changes: result.changes, diagnostics: result.diagnostics, files: result.files,
+      ...(result.status === "error" && { error: { message: "the manifest cannot be generated", hint: "fix the errors in diagnostics" } }),
+    });
   } else {
-    printDiagnostics(result.diagnostics);
+    await printDiagnostics(result.diagnostics);
     if (result.status === "error") process.stderr.write(`${color.red("executa: error:")} the manifest cannot be generated; fix the errors above\n`);
     else printCheck(result, fix);
   }
-  return result.status === "in-sync" ? ExitCode.Ok : result.status === "error" ? ExitCode.CannotRun : ExitCode.Failed;
+  return exit;
 }
+
+/** The manifest a running plugin serves; a missing `name` comes from --name or executa.json's tool_id. */
+async function fromPlugin(dir: string, command: string[] | undefined, name: string | undefined, strict: boolean): Promise<{ outputs: Output[]; diagnostics: Diagnostic[] }> {
+  if (!command) throw new ExecutaError("--from-plugin needs the plugin's launch command after --", { hint: "e.g. `executa manifest --from-plugin -- ./dist/my-plugin`" });
+  const { describePlugin, applyStrict, MANIFEST_PATH } = await import("../manifest/index.js");
+  const { canonicalManifestJson, validateManifest } = await import("../protocol/index.js");
+  const { readJsonObject } = await import("../project/index.js");
+  const { manifest } = await describePlugin(command[0]!, command.slice(1), { cwd: dir });
+  if (manifest && typeof manifest === "object" && !Array.isArray(manifest) && !("name" in manifest)) {
+    const toolId = name ?? readJsonObject(resolve(dir, "executa.json"))?.tool_id;
+    if (typeof toolId === "string" && toolId) Object.assign(manifest, { name: toolId });
+  }
+  const diagnostics = applyStrict(validateManifest(manifest, { source: "describe" }), strict);
+  return { outputs: [{ path: MANIFEST_PATH, content: canonicalManifestJson(manifest) }], diagnostics };
+}
+
+export const manifestCommand = defineCommand({
+  command: "manifest [dir]",
+  describe: "Generate manifest.json (and the bindings file) from the tools' source, or check that it is up to date",
+  dashDash: true,
+  options: {
+    check: {
+      type: "boolean",
+      default: false,
+      describe: "Write nothing; exit 0 when the committed files are in sync, 1 on drift or a missing or non-canonical file, 2 when the manifest cannot be generated",
+    },
+    strict: { type: "boolean", default: false, describe: "Treat warnings as errors" },
+    "from-plugin": {
+      type: "boolean",
+      default: false,
+      describe: "Take the manifest from a running plugin's describe answer instead of the source: executa manifest --from-plugin -- <command> [args]",
+    },
+    name: { type: "string", describe: "With --from-plugin: the manifest name to write when the plugin serves none (default: executa.json's tool_id)" },
+    "sync-version": { type: "boolean", default: false, describe: "First copy the package.json / pyproject.toml version into executa.json (for `npm version`)" },
+    ...JSON_OPTION,
+  },
+  examples: [
+    ["$0 manifest", "Regenerate manifest.json and the bindings file"],
+    ["$0 manifest --check", "Fail CI when manifest.json is out of date"],
+    ["$0 manifest --from-plugin -- ./dist/my-plugin-linux-x86_64", "Read the manifest from a built binary"],
+  ],
+  async run(args) {
+    const dir = resolve(args.dir);
+    const command = commandAfterDashes(args);
+    const fix = args["from-plugin"] ? `executa manifest --from-plugin -- ${command?.join(" ") ?? "<command>"}` : `executa manifest${args.dir === "." ? "" : ` ${args.dir}`}`;
+    const m = await import("../manifest/index.js");
+    if (args["sync-version"] && !args.check) {
+      const written = m.syncVersion(dir);
+      if (written && !args.json) process.stderr.write(`executa.json version -> ${written}\n`);
+    }
+    if (args.check && !args["from-plugin"]) return reportCheck(await m.checkManifest(dir, { strict: args.strict }), args.json, fix);
+    let outputs: Output[];
+    let diagnostics: Diagnostic[];
+    if (args["from-plugin"]) ({ outputs, diagnostics } = await fromPlugin(dir, command, args.name, args.strict));
+    else ({ outputs, diagnostics } = await m.generateManifest(dir, { strict: args.strict }));
+    if (args.check) return reportCheck(await m.compareOutputs(dir, outputs, diagnostics), args.json, fix);
+
+    const { hasErrors } = await import("../protocol/index.js");
+    const count = (JSON.parse(outputs[0]!.content) as { tools?: unknown[] }).tools?.length ?? 0;
+    if (hasErrors(diagnostics)) {
+      const errors = diagnostics.filter((d) => d.severity === "error").length;
+      if (args.json) printJson("error", { written: [], diagnostics, error: { message: `manifest.json was not written (${errors} errors)`, hint: "fix the errors in diagnostics" } });
+      else {
+        await printDiagnostics(diagnostics);
+        process.stderr.write(`${color.red("executa: error:")} manifest.json was not written (${errors} errors)\n`);
+      }
+      return ExitCode.CannotRun;
+    }
+    const written = await m.writeOutputs(dir, outputs);
+    if (args.json) printJson("ok", { written, diagnostics, tools: count });
+    else {
+      await printDiagnostics(diagnostics);
+      process.stdout.write(written.length ? `wrote ${written.join(", ")} (${count} tools)\n` : `manifest.json is up to date (${count} tools)\n`);
+    }
+    return ExitCode.Ok;
+  },
+});

@@ -1,41 +1,34 @@
-/** How every command ends: an exit code, and one clear line for errors. */
-import yargs, { type Argv } from "yargs";
+/** How every command ends: an exit code, one clear line for errors, and with --json one object on stdout. */
 import { ExecutaError, ExitCode } from "../common/errors.js";
-import { PACKAGE_VERSION } from "../common/package-info.js";
 import { color } from "../common/term.js";
+
+export type JsonStatus = "ok" | "failed" | "error";
 
 export function printError(message: string, hint?: string): void {
   process.stderr.write(`${color.red("executa: error:")} ${message}\n`);
   if (hint) process.stderr.write(`${color.dim("hint:")} ${hint}\n`);
 }
 
+/** The one JSON object a command prints with --json: `status` first, then the command's own keys. */
+export function printJson(status: JsonStatus, body: object = {}): void {
+  process.stdout.write(JSON.stringify({ status, ...body }) + "\n");
+}
+
+/** The --json error object, for errors that stop a command before it could run. */
+export function printJsonError(message: string, hint?: string): void {
+  printJson("error", { error: { message, ...(hint && { hint }) } });
+}
+
 /** Runs a command handler and sets the exit code; unexpected errors print their stack. */
-export async function runCommand(handler: () => Promise<number | void>): Promise<void> {
+export async function runCommand(handler: () => Promise<number | void>, json = false): Promise<void> {
   try {
     process.exitCode = (await handler()) ?? ExitCode.Ok;
   } catch (error) {
-    if (error instanceof ExecutaError) {
-      printError(error.message, error.hint);
-      process.exitCode = error.exitCode;
-    } else {
-      printError(`unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        "this is a bug in create-executa; please report it with the command you ran");
-      process.exitCode = ExitCode.CannotRun;
-    }
+    const known = error instanceof ExecutaError;
+    const message = known ? error.message : `unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    const hint = known ? error.hint : "this is a bug in create-executa; please report it with the command you ran";
+    printError(message, hint);
+    if (json) printJsonError(known ? message : message.split("\n")[0]!, hint);
+    process.exitCode = known ? error.exitCode : ExitCode.CannotRun;
   }
-}
-
-/** The yargs every command line starts from: strict, --help/-h, --version, usage errors as one line and exit 2. */
-export function commandLine(argv: string[], scriptName: string, helpHint: string): Argv {
-  return yargs(argv)
-    .scriptName(scriptName)
-    .strict()
-    .version(PACKAGE_VERSION)
-    .alias("h", "help")
-    .wrap(Math.min(100, process.stdout.columns || 100))
-    .fail((message, error) => {
-      if (error) throw error;
-      printError(message, helpHint);
-      process.exit(ExitCode.CannotRun);
-    });
 }

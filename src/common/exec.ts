@@ -21,16 +21,22 @@ export function exec(
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-      timeout: options.timeoutMs,
       windowsHide: true,
     });
+    // Our own timer, cleared on every ending: spawn's `timeout` stays armed when the program
+    // cannot start (ENOENT), which kept callers alive for the whole timeout.
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGTERM"), options.timeoutMs);
+    const settle = (result: ExecResult) => {
+      clearTimeout(timer);
+      resolve(result);
+    };
     let stdout = "";
     let stderr = "";
     child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     if (options.input !== undefined) child.stdin!.end(options.input);
-    child.on("error", (error: NodeJS.ErrnoException) => resolve({ code: null, stdout, stderr, spawnError: error }));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("error", (error: NodeJS.ErrnoException) => settle({ code: null, stdout, stderr, spawnError: error }));
+    child.on("close", (code) => settle({ code, stdout, stderr }));
   });
 }
 

@@ -24,12 +24,22 @@ export function canPrompt(yes: boolean | undefined): boolean {
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
+export type StepOutcome = { status: "ok" } | { status: "skipped" | "failed"; note?: string };
+
+export interface SpinnerOptions<T> {
+  /** No progress and no result line (for --json). */
+  quiet?: boolean;
+  /** How the finished work went: only "ok" earns a ✔. Default: "ok" when it did not throw. */
+  outcome?: (result: T) => StepOutcome;
+}
+
 /**
  * Runs `work` with a progress line on stderr when it lasts longer than a second (on a TTY only),
- * then prints `done` or the failure mark.
+ * then one line: ✔ only for a step that succeeded, "-" and why for a skipped one, ✖ for a failure.
  */
-export async function withSpinner<T>(label: string, work: () => Promise<T>, quiet = false): Promise<T> {
+export async function withSpinner<T>(label: string, work: () => Promise<T>, options: SpinnerOptions<T> = {}): Promise<T> {
   const stream = process.stderr;
+  const quiet = options.quiet ?? false;
   let frame = 0;
   let shown = false;
   let timer: NodeJS.Timeout | undefined;
@@ -50,7 +60,13 @@ export async function withSpinner<T>(label: string, work: () => Promise<T>, quie
   try {
     const result = await work();
     stop();
-    if (!quiet) stream.write(`${color.green("✔")} ${label}\n`);
+    const outcome = options.outcome?.(result) ?? { status: "ok" };
+    if (!quiet) {
+      const note = outcome.status !== "ok" && outcome.note ? ` (${outcome.note})` : "";
+      if (outcome.status === "ok") stream.write(`${color.green("✔")} ${label}\n`);
+      else if (outcome.status === "skipped") stream.write(`${color.dim("-")} ${label}: skipped${note}\n`);
+      else stream.write(`${color.red("✖")} ${label}${note}\n`);
+    }
     return result;
   } catch (error) {
     stop();

@@ -1,4 +1,4 @@
-export { detectLaunch, pyprojectScripts, type LaunchSpec, type DetectedLaunch } from "./launch.js";
+export { detectLaunch, type LaunchSpec, type DetectedLaunch } from "./launch.js";
 export { prepareLaunch, type PreparedLaunch } from "./prepare.js";
 export {
   Session, PluginExited, RpcTimeout, within, TIMED_OUT, describeExit,
@@ -11,8 +11,3 @@ export {
 export { readFileTransport, isFileTransportPointer, type FileTransportRead } from "./file-transport.js";
 export { matches, ANY } from "./match.js";
 export { LineSplitter } from "./lines.js";
-export { Workbench, type WorkbenchOptions } from "./dev/workbench.js";
-export { runRepl, runLine, complete, COMMANDS, type ReplOptions } from "./dev/repl.js";
-export { argumentsFromWords, coerceValue, splitWords } from "./dev/coerce.js";
-export { watchSources, isWatchedSource, type SourceWatcher } from "./dev/watch.js";
-export { rebuildStep } from "./dev/rebuild.js";

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { detectLaunch, pyprojectScripts } from "./launch.js";
+import { detectLaunch } from "./launch.js";
 
 const project = (files: Record<string, string>) => {
   const dir = mkdtempSync(join(tmpdir(), "executa-launch-"));
@@ -30,9 +30,16 @@ describe("detectLaunch", () => {
     assert.match(l.source, /executa\.json \(type node\): package\.json bin tool-b/);
   });
 
-  it("says how to compile when the node entry does not exist yet", async () => {
-    const dir = project({ "package.json": JSON.stringify({ bin: "dist/src/main.js", scripts: { compile: "tsc", build: "executa build" } }) });
-    await assert.rejects(detectLaunch(dir), (e: Error & { hint?: string }) => /does not exist/.test(e.message) && e.hint === "compile it first: npm run compile");
+  it("runs a TypeScript project from src/main.ts (bundled fresh), never from compiled output that may be stale or missing", async () => {
+    const dir = project({ "package.json": JSON.stringify({ bin: "dist/src/main.js" }), "src/main.ts": "" });
+    const l = await detectLaunch(dir);
+    assert.equal(l.tsEntry, join(dir, "src", "main.ts"));
+    assert.equal(l.language, "ts");
+  });
+
+  it("says what is missing when the node entry does not exist", async () => {
+    const dir = project({ "package.json": JSON.stringify({ bin: "dist/main.js" }) });
+    await assert.rejects(detectLaunch(dir), (e: Error & { hint?: string }) => /dist\/main\.js \(package\.json bin\) does not exist/.test(e.message) && /build the project first/.test(e.hint ?? ""));
   });
 
   it("runs a pyproject script through python3 with the project on sys.path", async () => {
@@ -43,7 +50,7 @@ describe("detectLaunch", () => {
   });
 
   it("prefers the project's .venv script", async () => {
-    const dir = project({ "pyproject.toml": '[project.scripts]\n"p-tool" = "m:main"\n', ".venv/bin/p-tool": "#!/bin/sh\n" });
+    const dir = project({ "pyproject.toml": '[project.scripts]\n"p-tool" = "m:main"\n', ".venv/bin/p-tool": "#!/bin/sh\n", ".venv/bin/python": "" });
     chmodSync(join(dir, ".venv/bin/p-tool"), 0o755);
     assert.equal((await detectLaunch(dir)).command, join(dir, ".venv/bin/p-tool"));
   });
@@ -61,9 +68,5 @@ describe("detectLaunch", () => {
   it("explains what it looked for when nothing fits", async () => {
     await assert.rejects(detectLaunch(project({ "README.md": "" })), /no plugin found/);
     await assert.rejects(detectLaunch(project({ "executa.json": JSON.stringify({ type: "go" }) })), /type "go" but .* has no go\.mod/);
-  });
-
-  it("reads [project.scripts] keys quoted or bare, and stops at the next table", () => {
-    assert.deepEqual(pyprojectScripts('[project.scripts]\na = "m:f"\n\'b-c\' = \'n:g\'\n[tool.x]\nz = "no"\n'), [["a", "m:f"], ["b-c", "n:g"]]);
   });
 });

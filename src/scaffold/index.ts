@@ -1,7 +1,7 @@
 /** create: answers -> template context -> rendered files -> written project -> post-steps. */
 import { join, resolve } from "node:path";
 import { PACKAGE_ROOT, PACKAGE_VERSION, TEMPLATES_DIR } from "../common/package-info.js";
-import { withSpinner } from "../common/term.js";
+import { withSpinner, type StepOutcome } from "../common/term.js";
 import { formatDiagnostic } from "../protocol/index.js";
 import { generateManifest, writeOutputs } from "../manifest/index.js";
 import { renderTemplate } from "./render.js";
@@ -77,15 +77,20 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
   if (options.dryRun) return result;
 
   const quiet = options.quiet ?? false;
-  await withSpinner(`write ${files.length} files into ${dir}`, () => writeProject(dir, files), quiet);
-  result.steps.push(await withSpinner("generate manifest.json", async () => generateStep(dir, spec, toolchainSpec), quiet));
+  await withSpinner(`write ${files.length} files into ${dir}`, () => writeProject(dir, files), { quiet });
+  const step = (label: string, work: () => Promise<StepResult>) => withSpinner(label, work, { quiet, outcome: stepOutcome });
+  result.steps.push(await step("generate manifest.json", async () => generateStep(dir, spec, toolchainSpec)));
   result.files.push(...(result.steps[0]?.status === "done" ? generatedPaths(spec) : []));
   result.files.sort();
-  if (options.install ?? true) result.steps.push(await withSpinner("install dependencies", () => installDependencies(dir, spec.lang), quiet));
+  if (options.install ?? true) result.steps.push(await step("install dependencies", () => installDependencies(dir, spec.lang)));
   else result.steps.push({ step: "install", status: "skipped", message: "--no-install" });
-  if (options.git ?? true) result.steps.push(await withSpinner("git init", () => gitInit(dir, `Scaffold ${spec.name} with create-executa ${PACKAGE_VERSION}`), quiet));
+  if (options.git ?? true) result.steps.push(await step("git init", () => gitInit(dir, `Scaffold ${spec.name} with create-executa ${PACKAGE_VERSION}`)));
   else result.steps.push({ step: "git", status: "skipped", message: "--no-git" });
   return result;
+}
+
+function stepOutcome(step: StepResult): StepOutcome {
+  return step.status === "done" ? { status: "ok" } : { status: step.status, ...(step.message && { note: step.message }) };
 }
 
 function generatedPaths(spec: ProjectSpec): string[] {

@@ -1,16 +1,10 @@
 /** A project to scaffold: the answers, validated, and the names every language derives from them. */
 import { builtinModules } from "node:module";
 import { ExecutaError } from "../common/errors.js";
+import { resolveLanguage, type Language } from "../project/index.js";
 import pythonStdlib from "./python-stdlib.json" with { type: "json" };
 
-export const LANGUAGES = {
-  ts: { title: "TypeScript", aliases: ["typescript", "node"], executaType: "node" },
-  python: { title: "Python", aliases: ["py"], executaType: "python" },
-  go: { title: "Go", aliases: ["golang"], executaType: "go" },
-} as const;
-
-export type Language = keyof typeof LANGUAGES;
-export const LANGUAGE_NAMES = Object.keys(LANGUAGES) as Language[];
+export { LANGUAGES, LANGUAGE_NAMES, resolveLanguage, type Language } from "../project/index.js";
 
 export interface ProjectAnswers {
   lang?: string;
@@ -49,16 +43,6 @@ export const NAME_PATTERN = /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$/;
 export const TOOL_ID_PATTERN = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/;
 const GO_MODULE_PATTERN = /^[a-z0-9][a-z0-9.-]*[a-z0-9](?:\/[A-Za-z0-9._~-]+)*$|^[a-z0-9]$/;
 const SPDX_PATTERN = /^(?:[A-Za-z0-9.+-]+|\([^)]+\))(?: (?:AND|OR|WITH) (?:[A-Za-z0-9.+-]+|\([^)]+\)))*$/;
-
-export function resolveLanguage(value: string): Language {
-  const v = value.trim().toLowerCase();
-  for (const lang of LANGUAGE_NAMES) {
-    if (lang === v || (LANGUAGES[lang].aliases as readonly string[]).includes(v)) return lang;
-  }
-  throw new ExecutaError(`unknown language '${value}'`, {
-    hint: `use --lang with one of: ${LANGUAGE_NAMES.join(", ")}`,
-  });
-}
 
 /** The Python module a project name gives: `my-plugin` -> `my_plugin`. */
 export function pythonModuleOf(name: string): string {

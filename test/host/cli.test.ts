@@ -67,12 +67,14 @@ describe("executa dev", () => {
   it("one-shots print JSON and exit by the answer", () => {
     const ok = executa(["dev", "--invoke", "echo", "--args", '{"text":"x"}', "--json", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
     assert.equal(ok.code, 0, ok.stderr);
-    assert.deepEqual(JSON.parse(ok.stdout).data, { text: "x", tags: [] });
+    assert.deepEqual(JSON.parse(ok.stdout), { status: "ok", answer: JSON.parse(ok.stdout).answer });
+    assert.deepEqual(JSON.parse(ok.stdout).answer.data, { text: "x", tags: [] });
     const described = executa(["dev", "--describe", "--json", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
-    assert.equal(JSON.parse(described.stdout).name, "conform-reference");
+    assert.equal(JSON.parse(described.stdout).answer.name, "conform-reference");
     const bad = executa(["dev", "--invoke", "echo", "--args", "{}", "--json", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
     assert.equal(bad.code, 1);
-    assert.equal(JSON.parse(bad.stdout).error.code, -32602);
+    assert.equal(JSON.parse(bad.stdout).status, "failed");
+    assert.equal(JSON.parse(bad.stdout).answer.error.code, -32602);
     const notJson = executa(["dev", "--invoke", "echo", "--args", "{nope", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
     assert.equal(notJson.code, 2);
     assert.match(notJson.stderr, /--args is not JSON/);
@@ -81,7 +83,7 @@ describe("executa dev", () => {
   it("--credential reaches context.credentials", () => {
     const r = executa(["dev", "--invoke", "sign", "--args", '{"message":"m"}', "--credential", "REF_SECRET=k", "--json", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).data.signature, "b60090e3052297aeb5a080889ce2fc4bca957e756faeb4df7d31800ca1e771ec");
+    assert.equal(JSON.parse(r.stdout).answer.data.signature, "b60090e3052297aeb5a080889ce2fc4bca957e756faeb4df7d31800ca1e771ec");
   });
 
   it("--record writes a transcript that executa test --fixtures replays, and a changed answer fails it", () => {
@@ -124,6 +126,6 @@ describe("executa dev", () => {
     if (!hasPython) return t.skip("python3 is not installed");
     const r = executa(["dev", "--invoke", "echo", "--args", '{"text":"py","times":2}', "--json", "--dir", join(PLUGINS, "python"), "--", "python3", "reference.py"]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).data.text, "py py");
+    assert.equal(JSON.parse(r.stdout).answer.data.text, "py py");
   });
 });

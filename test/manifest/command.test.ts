@@ -49,8 +49,9 @@ test("write, then --check: in sync (0), drift (1), missing (1), non-canonical (1
   assert.match(drift.stdout, /To fix it, run: executa manifest\n$/);
   assert.equal(readFileSync(join(dir, "manifest.json"), "utf8"), manifest, "--check writes nothing");
 
-  const json = JSON.parse(executa(dir, "--check", "--json").stdout) as { status: string; changes: { kind: string }[]; diagnostics: unknown[] };
-  assert.equal(json.status, "drift");
+  const json = JSON.parse(executa(dir, "--check", "--json").stdout) as { status: string; check: string; changes: { kind: string }[]; diagnostics: unknown[] };
+  assert.equal(json.status, "failed");
+  assert.equal(json.check, "drift");
   assert.deepEqual(json.changes.map((c) => c.kind), ["description-changed", "type-changed", "required-changed"]);
   assert.deepEqual(json.diagnostics, []);
 
@@ -58,7 +59,7 @@ test("write, then --check: in sync (0), drift (1), missing (1), non-canonical (1
   writeFileSync(join(dir, "manifest.json"), JSON.stringify(JSON.parse(manifest)));
   const formatting = executa(dir, "--check", "--json");
   assert.equal(formatting.code, 1);
-  assert.equal(JSON.parse(formatting.stdout).status, "non-canonical");
+  assert.equal(JSON.parse(formatting.stdout).check, "non-canonical");
 
   rmSync(join(dir, "manifest.json"));
   const missing = executa(dir, "--check");

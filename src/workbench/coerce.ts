@@ -1,5 +1,5 @@
 /** `key=value` words of the REPL -> invoke arguments, each value coerced by its parameter's type. */
-import type { Parameter, ToolDefinition } from "../../protocol/index.js";
+import type { Parameter, ToolDefinition } from "../protocol/index.js";
 
 /** Splits a command line into words; single or double quotes group, backslash escapes. */
 export function splitWords(line: string): string[] {

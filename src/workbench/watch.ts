@@ -3,7 +3,7 @@
  * fs.watch is recursive where the platform supports it; elsewhere a 1 s mtime poll.
  */
 import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
-import { extname, join, sep } from "node:path";
+import { basename, extname, join, sep } from "node:path";
 
 const SOURCE = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".py", ".go", ".json", ".toml", ".mod"]);
 const IGNORED = new Set(["node_modules", ".git", "dist", "build", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache", "vendor"]);
@@ -40,10 +40,19 @@ export interface SourceWatcher {
   mode: "fs.watch" | "poll";
 }
 
-export function watchSources(dir: string, onChange: (files: string[]) => void, debounceMs = 250): SourceWatcher {
+export interface WatchOptions {
+  debounceMs?: number;
+  /** File names (any folder) whose changes are not reported, e.g. files the watcher's owner writes itself. */
+  ignore?: readonly string[];
+}
+
+export function watchSources(dir: string, onChange: (files: string[]) => void, options: WatchOptions = {}): SourceWatcher {
+  const debounceMs = options.debounceMs ?? 250;
+  const ignored = new Set(options.ignore ?? []);
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
   const fire = (file: string) => {
+    if (ignored.has(basename(file))) return;
     changed.add(file);
     clearTimeout(timer);
     timer = setTimeout(() => {

@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import { createInterface, type Completer } from "node:readline";
 import type { Workbench } from "./workbench.js";
 import { argumentsFromWords, splitWords } from "./coerce.js";
-import type { Response } from "../session.js";
+import type { Response } from "../host/index.js";
 
 export const COMMANDS = ["describe", "tools", "invoke", "health", "trace", "restart", "help", "quit"] as const;
 

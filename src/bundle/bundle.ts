@@ -3,7 +3,7 @@
  * bundle would break at run time are errors here, with the source location and a fix.
  */
 import { existsSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { formatDiagnostic, type Diagnostic } from "../protocol/index.js";
@@ -101,7 +101,7 @@ export interface BundleOptions {
 export async function bundle(options: BundleOptions): Promise<BundleResult> {
   const projectDir = options.projectDir;
   const entry = options.entry ?? "src/main.ts";
-  if (!options.entrySource && !existsSync(join(projectDir, entry))) {
+  if (!options.entrySource && !existsSync(resolve(projectDir, entry))) {
     throw new ExecutaError(`entry ${entry} not found in ${projectDir}`, {
       hint: "a TypeScript plugin's entry is src/main.ts, which calls run({ manifest, bindings })",
     });
@@ -111,7 +111,7 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
     result = await esbuild.build({
       ...(options.entrySource
         ? { stdin: { contents: options.entrySource, resolveDir: join(projectDir, "src"), sourcefile: "executa-snapshot-entry.js", loader: "js" } }
-        : { entryPoints: [join(projectDir, entry)] }),
+        : { entryPoints: [resolve(projectDir, entry)] }),
       absWorkingDir: projectDir,
       bundle: true,
       platform: "node",

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import type { ToolDefinition } from "../../protocol/index.js";
+import type { ToolDefinition } from "../protocol/index.js";
 import { argumentsFromWords, splitWords } from "./coerce.js";
 
 const tool: ToolDefinition = {

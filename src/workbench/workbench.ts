@@ -3,12 +3,10 @@
  * reverse requests shown as they happen, an optional frame trace, and fixture recording.
  */
 import { appendFileSync } from "node:fs";
-import { PROTOCOL_V2, Timeouts, type Manifest, type ToolDefinition } from "../../protocol/index.js";
-import { ANY } from "../match.js";
-import { MockHost, type MockHostOptions } from "../mock-host.js";
-import { prepareLaunch, type PreparedLaunch } from "../prepare.js";
-import type { LaunchSpec } from "../launch.js";
-import { Session, type FrameRecord, type Response } from "../session.js";
+import {
+  ANY, MockHost, prepareLaunch, Session, type FrameRecord, type LaunchSpec, type MockHostOptions, type PreparedLaunch, type Response,
+} from "../host/index.js";
+import { PROTOCOL_V2, Timeouts, type Manifest, type ToolDefinition } from "../protocol/index.js";
 
 export interface WorkbenchOptions {
   mockHost?: MockHostOptions;
@@ -17,8 +15,8 @@ export interface WorkbenchOptions {
   credentials?: Record<string, string>;
   /** Where events go: reverse requests, trace, restarts (stderr by default). */
   log?: (line: string) => void;
-  /** Run before each restart (e.g. a compile step); throws to stop the restart. */
-  rebuild?: () => Promise<void>;
+  /** Run before each restart (`--watch` regenerates the manifest here); throws to stop the restart. */
+  beforeRestart?: () => Promise<void>;
 }
 
 const ARROWS: Record<FrameRecord["dir"], string> = { send: "->", recv: "<-", noise: "<- (not a frame)", stderr: "stderr |" };
@@ -79,11 +77,10 @@ export class Workbench {
 
   async restart(): Promise<void> {
     await this.stop();
-    if (this.options.rebuild) await this.options.rebuild();
-    if (this.launch.command === "go" && this.prepared) {
-      this.prepared.cleanup();
-      this.prepared = undefined;
-    }
+    if (this.options.beforeRestart) await this.options.beforeRestart();
+    // Bundle TypeScript and build Go again, so the restart runs the current source.
+    this.prepared?.cleanup();
+    this.prepared = undefined;
     await this.start();
   }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import type { ToolDefinition } from "../../protocol/index.js";
+import type { ToolDefinition } from "../protocol/index.js";
 import { complete } from "./repl.js";
 
 const tools: ToolDefinition[] = [

@@ -1,0 +1,1 @@
+export { bundle, BuildError, type BundleOptions, type BundleResult } from "./bundle.js";

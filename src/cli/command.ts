@@ -1,0 +1,54 @@
+/**
+ * One command: its options declared once (typed, described), the project folder taken the same way
+ * by every command, `-- <command>` where it applies, and a handler that loads its core lazily.
+ */
+import type { Argv, CommandModule, InferredOptionTypes, Options } from "yargs";
+import { runCommand } from "./run.js";
+
+export type OptionTable = Record<string, Options>;
+
+/** Every command that reads a project takes it as `[dir]`, default the current folder. */
+export const DIR_POSITIONAL = { type: "string", default: ".", describe: "The plugin project's folder" } as const;
+
+export const JSON_OPTION = {
+  json: { type: "boolean", default: false, describe: "Print exactly one JSON object on stdout: {status: ok|failed|error, ...}" },
+} as const;
+
+export interface CommandSpec<O extends OptionTable, Dir extends string | undefined = string> {
+  /** e.g. "manifest [dir]". */
+  command: string;
+  describe: string;
+  usage?: string;
+  options: O;
+  examples?: readonly (readonly [command: string, meaning: string])[];
+  /** Takes a plugin command after `--` (e.g. `executa test -- python3 plugin.py`). */
+  dashDash?: boolean;
+  /** `[dir]` has no default (create: the folder comes from the name). */
+  optionalDir?: Dir extends string ? false : true;
+  run(args: InferredOptionTypes<O> & { dir: Dir; "--"?: string[] }): Promise<number | void>;
+}
+
+/** The command after `--`, if one was given. */
+export function commandAfterDashes(args: { "--"?: string[] }): string[] | undefined {
+  return args["--"]?.length ? args["--"].map(String) : undefined;
+}
+
+export function defineCommand<O extends OptionTable, Dir extends string | undefined = string>(spec: CommandSpec<O, Dir>): CommandModule {
+  return {
+    command: spec.command,
+    describe: spec.describe,
+    builder: (y: Argv) => {
+      let b = y.parserConfiguration({ "populate--": true });
+      if (spec.usage) b = b.usage(spec.usage);
+      if (spec.command.includes("[dir]")) b = b.positional("dir", spec.optionalDir ? { type: "string", describe: "folder to create (default: the name)" } : DIR_POSITIONAL);
+      b = b.options(spec.options);
+      for (const [command, meaning] of spec.examples ?? []) b = b.example(command, meaning);
+      return b;
+    },
+    handler: (argv) => {
+      const args = argv as unknown as InferredOptionTypes<O> & { dir?: string; json?: boolean; "--"?: string[] };
+      const dir = (args.dir ?? (spec.optionalDir ? undefined : ".")) as Dir;
+      return runCommand(() => spec.run({ ...args, dir }), Boolean(args.json));
+    },
+  };
+}
