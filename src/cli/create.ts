@@ -23,7 +23,7 @@ const CREATE_OPTIONS = {
   git: { type: "boolean", default: true, describe: "git init and a first commit (--no-git to skip)" },
   force: { type: "boolean", default: false, describe: "add the project to a non-empty folder; stops, writing nothing, if any file it would write exists" },
   "dry-run": { type: "boolean", default: false, describe: "list the files that would be written and write nothing" },
-  toolchain: { type: "string", describe: "npm spec of create-executa the project uses (default: this version)" },
+  toolchain: { type: "string", describe: "TypeScript: install this create-executa (a tarball or folder) instead of the registry's; generated files always name the registry range" },
   ...JSON_OPTION,
 } as const;
 

@@ -35,8 +35,12 @@ interface InstallPlan {
   missing?: string;
 }
 
-function installPlan(lang: Language): InstallPlan {
-  if (lang === "ts") return { commands: [["npm", "install", "--no-audit", "--no-fund"]], manual: "npm install" };
+function installPlan(lang: Language, localToolchain: string | undefined): InstallPlan {
+  if (lang === "ts") {
+    // A local toolchain is installed without saving it: package.json keeps the registry range.
+    const local = localToolchain ? ["--no-save", localToolchain] : [];
+    return { commands: [["npm", "install", "--no-audit", "--no-fund", ...local]], manual: ["npm install", ...local].join(" ") };
+  }
   if (lang === "go") {
     return which("go") ? { commands: [["go", "mod", "download"]], manual: "go mod download" } : { commands: [], manual: "go mod download", missing: "go is not installed" };
   }
@@ -48,9 +52,9 @@ function installPlan(lang: Language): InstallPlan {
   return { commands: [[python, "-m", "venv", ".venv"], [venvPython, "-m", "pip", "install", "-q", "-e", ".", "pytest"]], manual };
 }
 
-export async function installDependencies(dir: string, lang: Language): Promise<StepResult> {
+export async function installDependencies(dir: string, lang: Language, localToolchain?: string): Promise<StepResult> {
   const step = "install";
-  const plan = installPlan(lang);
+  const plan = installPlan(lang, localToolchain);
   if (plan.missing) return { step, status: "skipped", message: plan.missing, manual: plan.manual };
   for (const [command, ...args] of plan.commands) {
     const result = await exec(command, args, { cwd: dir, timeoutMs: 10 * 60_000 });

@@ -34,9 +34,9 @@ test("an existing file is never overwritten, even past the check", async () => {
 
 test("checkTarget: empty folders pass; non-empty need --force; --force lists conflicts", async () => {
   const dir = mkdtempSync(join(tmpdir(), "write-"));
-  await checkTarget(dir, [file("a")], false);
+  await checkTarget(dir, ["a"], false);
   writeFileSync(join(dir, "a"), "");
-  await assert.rejects(checkTarget(dir, [file("b")], false), /not empty/);
-  await checkTarget(dir, [file("b")], true);
-  await assert.rejects(checkTarget(dir, [file("a"), file("b")], true), /1 file\(s\).*: a$/);
+  await assert.rejects(checkTarget(dir, ["b"], false), /not empty/);
+  await checkTarget(dir, ["b"], true);
+  await assert.rejects(checkTarget(dir, ["a", "b"], true), /1 file\(s\).*: a$/);
 });

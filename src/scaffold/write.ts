@@ -8,8 +8,11 @@ import { dirname, join, relative, resolve } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 import type { RenderedFile } from "./render.js";
 
-/** Refuses a target that would lose or mix files: non-empty without --force, or any path taken. */
-export async function checkTarget(targetDir: string, files: readonly RenderedFile[], force: boolean): Promise<void> {
+/**
+ * Refuses a target that would lose or mix files: non-empty without --force, or any path the whole
+ * pipeline writes (template files, generated files, install output) already taken.
+ */
+export async function checkTarget(targetDir: string, paths: readonly string[], force: boolean): Promise<void> {
   if (!existsSync(targetDir)) return;
   const entries = await readdir(targetDir).catch((error: NodeJS.ErrnoException) => {
     throw new ExecutaError(`${targetDir} exists and is not a folder I can read (${error.code})`, {
@@ -22,7 +25,7 @@ export async function checkTarget(targetDir: string, files: readonly RenderedFil
       hint: "choose a new or empty folder, or pass --force to add the project to it (existing files are never overwritten)",
     });
   }
-  const taken = files.map((f) => f.path).filter((p) => existsSync(join(targetDir, p)));
+  const taken = paths.filter((p) => existsSync(join(targetDir, p)));
   if (taken.length > 0) {
     throw new ExecutaError(
       `--force never overwrites, and ${taken.length} file(s) of the project already exist in ${targetDir}: ${taken.join(", ")}`,

@@ -1,7 +1,7 @@
 /** What `create-executa` does with bad or missing input: a clear error, exit 2, nothing lost. */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { tempDir, toolchain } from "./toolchain.js";
 
@@ -52,6 +52,29 @@ test("--force stops, writing nothing, when a project file already exists", () =>
   assert.match(r.stderr, /never overwrites.*README\.md/);
   assert.deepEqual(readdirSync(dir), ["README.md"]);
   assert.equal(readFileSync(join(dir, "README.md"), "utf8"), "my readme");
+});
+
+for (const [lang, mine] of [["go", "manifest.json"], ["ts", "src/executa.bindings.ts"], ["python", "my_plugin/executa_bindings.py"]] as const) {
+  test(`--force never overwrites a file the manifest step would write (${lang}: ${mine})`, () => {
+    const dir = tempDir("force-generated");
+    mkdirSync(join(dir, dirname(mine)), { recursive: true });
+    writeFileSync(join(dir, mine), "mine");
+    const r = toolchain("create-executa", [dir, "--name", "my-plugin", "--lang", lang, "--force", "--json", ...quiet]);
+    assert.equal(r.status, 2, r.output);
+    assert.equal(JSON.parse(r.stdout).status, "error");
+    assert.match(r.stderr, new RegExp(`never overwrites.*${mine.replace(/[./]/g, "\\$&")}`));
+    assert.equal(readFileSync(join(dir, mine), "utf8"), "mine");
+    assert.deepEqual(readdirSync(dir), [mine.split("/")[0]]);
+  });
+}
+
+test("--force refuses a folder whose install output exists (package-lock.json) unless --no-install", () => {
+  const dir = tempDir("force-install");
+  writeFileSync(join(dir, "package-lock.json"), "{}");
+  const r = toolchain("create-executa", [dir, "--name", "my-plugin", "--lang", "ts", "--force", "--no-git"]);
+  assert.equal(r.status, 2, r.output);
+  assert.match(r.stderr, /never overwrites.*package-lock\.json/);
+  assert.deepEqual(readdirSync(dir), ["package-lock.json"]);
 });
 
 test("--force adds the project beside unrelated files", () => {

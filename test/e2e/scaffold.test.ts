@@ -1,7 +1,7 @@
 /** Scaffolds real projects in every language from the packed package and runs their own tests. */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { REPO_ROOT, have, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
 
@@ -12,6 +12,15 @@ const projectTests: Record<string, { needs: string; commands: [string, string[]]
   python: { needs: "python3", commands: [["python3", ["-m", "pytest", "-q"]]] },
   go: { needs: "go", commands: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
 };
+
+/** The project's own files: not installed dependencies, virtual environments or git's. */
+function projectFiles(root: string, rel = ""): string[] {
+  return readdirSync(join(root, rel), { withFileTypes: true }).flatMap((e) => {
+    const path = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) return ["node_modules", ".venv", ".git", "dist", "__pycache__"].includes(e.name) ? [] : projectFiles(root, path);
+    return [path];
+  });
+}
 
 function create(dir: string, lang: string, extra: string[] = []) {
   const created = toolchain("create-executa", [dir, "--lang", lang, "--json", "--no-git", `--toolchain=file:${installedToolchain().tarball}`, ...extra]);
@@ -35,6 +44,14 @@ for (const lang of ["ts", "python", "go"] as const) {
       assert.deepEqual(manifest.host_capabilities, ["llm.sample"]);
       assert.equal(manifest.credentials[0].name, "SIGNING_SECRET");
       if (lang === "ts") assert.equal(summary.steps.find((s) => s.step === "install")?.status, "done", JSON.stringify(summary.steps));
+    });
+
+    test("holds no absolute path of this machine in any generated file", () => {
+      const machinePaths = [REPO_ROOT, dirname(installedToolchain().tarball), dir];
+      for (const file of projectFiles(dir)) {
+        const text = readFileSync(join(dir, file), "utf8");
+        for (const path of machinePaths) assert.ok(!text.includes(path), `${file} contains ${path}`);
+      }
     });
 
     test("passes its own test suite", () => {
