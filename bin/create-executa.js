@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import "../dist/src/cli/create-executa.js";
+import "../dist/cli/create-executa.js";

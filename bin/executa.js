@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import "../dist/src/cli/executa.js";
+import "../dist/cli/executa.js";

@@ -27,7 +27,7 @@ export { bundle } from "../bundle/index.js";
 export { adhocSign, checkAdhocSignature } from "./macho-sign.js";
 export { cacheDir } from "./cache.js";
 export { BUN_VERSION, NODE_VERSION, parseTargets } from "./targets.js";
-export { launchFor, smoke, verifyLaunch, type Launch, type VerifyResult } from "./verify.js";
+export { launchFor, verifyLaunch, type Launch, type VerifyResult } from "./verify.js";
 export { untar, unzip } from "./archive/index.js";
 
 export type Runtime = "node" | "bun";
@@ -51,7 +51,7 @@ export interface BuildOptions {
 
 export interface VerifyStatus {
   status: "passed" | "failed" | "skipped";
-  checks?: "conform" | "smoke";
+  checks?: "conform";
   reason?: string;
   failures?: string[];
 }
@@ -155,7 +155,7 @@ async function verifyTarget(key: PlatformKey, host: PlatformKey, binary: string,
   const launch = launchFor(key, host, binary);
   if ("skip" in launch) return { status: "skipped", reason: launch.skip };
   const result = await verifyLaunch(launch, manifestText);
-  const gap = launch.underWine && !result.ok ? wineGap([...result.failures, result.stderr ?? ""]) : undefined;
+  const gap = launch.underWine && !result.ok ? wineGap(result.failures) : undefined;
   if (gap) return { status: "skipped", reason: gap };
   return { status: result.ok ? "passed" : "failed", checks: result.checks, ...(!result.ok && { failures: result.failures }) };
 }

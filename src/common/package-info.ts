@@ -1,10 +1,20 @@
 /** Facts about this installed package: where it lives and its version. */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The package root (the folder with package.json, templates/ and helpers/). */
-export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+/** The package root (the folder with package.json, templates/ and helpers/), from wherever this code was compiled or bundled to. */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json")) || !existsSync(join(dir, "templates"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("create-executa: cannot find the package root above " + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+  return dir;
+}
+
+export const PACKAGE_ROOT = packageRoot();
 
 export const PACKAGE_JSON = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
   name: string;

@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { after, test } from "node:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { build, launchFor, smoke } from "../../src/builder/index.js";
+import { build, launchFor, verifyLaunch } from "../../src/builder/index.js";
 import { exec } from "../../src/common/exec.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
 import { copyFixture } from "./helpers.js";
@@ -22,7 +22,7 @@ test("Python: PyInstaller one-file for the host, manifest.json as data, verified
   assert.equal(verify.status, "passed", JSON.stringify(verify));
   const launch = launchFor(report.targets[0]!.platform, hostPlatformKey()!, join(report.dist, report.targets[0]!.file));
   assert.ok(!("skip" in launch));
-  assert.deepEqual((await smoke(launch, readFileSync(join(dir, "manifest.json"), "utf8"))).failures, []);
+  assert.deepEqual((await verifyLaunch(launch, readFileSync(join(dir, "manifest.json"), "utf8"))).failures, []);
 });
 
 test("Python: other targets are an error that points to a CI matrix", async () => {
