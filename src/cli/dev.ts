@@ -6,7 +6,7 @@ import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color } from "../common/term.js";
 import { defineCommand } from "./command.js";
 import { printJson } from "./run.js";
-import { launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE } from "./plugin-options.js";
+import { launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
 
 export function credentialsFrom(values: string[] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -86,8 +86,9 @@ export const devCommand = defineCommand({
     const log = (line: string) => process.stderr.write(color.dim(line) + "\n");
     const { Workbench, runRepl, watchSources } = await import("../workbench/index.js");
     const beforeRestart = args.watch ? await manifestRegenerator(dir, log) : undefined;
+    const mockHost = await mockHostOptionsFrom(args);
     const workbench = new Workbench(launch, {
-      mockHost: await mockHostOptionsFrom(args),
+      mockHost,
       ...(args.record && { record: resolve(args.record) }),
       credentials: credentialsFrom(args.credential),
       log,
@@ -107,8 +108,10 @@ export const devCommand = defineCommand({
         else r = await workbench.describe();
         const answer = "error" in r.frame ? { error: r.frame.error } : r.frame.result;
         const exit = exitFor(r, args.invoke !== undefined);
-        if (args.json) printJson(exit === ExitCode.Ok ? "ok" : "failed", { answer });
+        const mock = unusedRulesReport(mockHost);
+        if (args.json) printJson(exit === ExitCode.Ok ? "ok" : "failed", { answer, ...(mock && { mock }) });
         else process.stdout.write(JSON.stringify(answer, null, 2) + "\n");
+        warnUnusedRules(mock, log);
         return exit;
       }
       const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
@@ -126,6 +129,7 @@ export const devCommand = defineCommand({
         await runRepl(workbench, { input: process.stdin, output: process.stdout, terminal, historyFile: join(homedir(), ".executa", "dev_history") });
       } finally {
         watcher?.close();
+        warnUnusedRules(unusedRulesReport(mockHost), log);
       }
       return ExitCode.Ok;
     } finally {

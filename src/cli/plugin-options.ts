@@ -1,11 +1,16 @@
 /** What test, dev and inspect share: where the plugin is, how to start it, how the mock host answers. */
 import { resolve } from "node:path";
-import type { DetectedLaunch, MockHostOptions } from "../host/index.js";
+import type { DetectedLaunch, MockHostOptions, UnusedRule } from "../host/index.js";
 import { commandAfterDashes } from "./command.js";
 
 export const MOCK_HOST_OPTIONS = {
   sampling: { type: "string", describe: "How the mock host answers sampling: a canned reply text, 'echo', or 'rules:FILE.jsonl'" },
-  storage: { type: "string", describe: "Keep the mock host's storage and uploads in this folder instead of memory" },
+  mock: {
+    type: "string",
+    array: true,
+    describe: "Answer reverse requests from this JSONL rule file first (repeatable): anna-app's {ns, method, match, result | events} rows or our {method, match, result | error}; first match wins, a row without match is the fallback",
+  },
+  storage: { type: "string", describe: "Keep the mock host's storage, files and uploads in this folder instead of memory" },
 } as const;
 
 export const PLUGIN_USAGE = "[dir] [options] [-- <command> [args...]]";
@@ -18,7 +23,21 @@ export async function launchFrom(args: { dir: string; "--"?: string[] }): Promis
   return detectLaunch(args.dir);
 }
 
-export async function mockHostOptionsFrom(args: { sampling?: string; storage?: string }): Promise<MockHostOptions> {
-  const { samplingModeFrom } = await import("../host/index.js");
-  return { sampling: samplingModeFrom(args.sampling), ...(args.storage && { storageDir: resolve(args.storage) }) };
+export async function mockHostOptionsFrom(args: { sampling?: string; mock?: string[]; storage?: string }): Promise<MockHostOptions> {
+  const { samplingFlag, loadRules, MockRuleSet } = await import("../host/index.js");
+  const { sampling, rules } = samplingFlag(args.sampling);
+  const merged = MockRuleSet.merge(...(args.mock ?? []).map((file) => loadRules(file)), rules);
+  return { sampling, ...(merged && { rules: merged }), ...(args.storage && { storageDir: resolve(args.storage) }) };
+}
+
+/** The `--mock` report: rules that matched nothing the plugin asked for (never silently ignored). */
+export function unusedRulesReport(options: MockHostOptions): { rules: number; unused: UnusedRule[] } | undefined {
+  if (!options.rules) return undefined;
+  return { rules: options.rules.rules.length, unused: options.rules.unused() };
+}
+
+export function warnUnusedRules(report: { rules: number; unused: UnusedRule[] } | undefined, write: (line: string) => void): void {
+  if (!report?.unused.length) return;
+  write(`executa: warning: ${report.unused.length} of ${report.rules} mock rule(s) matched nothing the plugin asked for:`);
+  for (const u of report.unused) write(`  ${u.where}: ${u.label.slice(0, 160)} (${u.why})`);
 }

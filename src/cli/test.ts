@@ -5,7 +5,7 @@ import type { DetectedLaunch } from "../host/index.js";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color, withSpinner } from "../common/term.js";
 import { defineCommand, JSON_OPTION } from "./command.js";
-import { launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE } from "./plugin-options.js";
+import { launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
 import { printJson } from "./run.js";
 
 const list = (values: string[] | undefined) => values?.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
@@ -65,8 +65,10 @@ export const testCommand = defineCommand({
         ...(args.fixtures && { fixtures: resolve(args.fixtures) }),
         mockHost,
       }), { quiet: args.json, outcome: (r) => (r.passed ? { status: "ok" } : { status: "failed", note: `${r.results.filter((x) => x.status === "fail").length} failed` }) });
-    if (args.json) printJson(report.passed ? "ok" : "failed", { ...report, launch: { command: launch.command, args: launch.args, cwd: launch.cwd, source: launch.source } });
+    const mock = unusedRulesReport(mockHost);
+    if (args.json) printJson(report.passed ? "ok" : "failed", { ...report, launch: { command: launch.command, args: launch.args, cwd: launch.cwd, source: launch.source }, ...(mock && { mock }) });
     else printHuman(report, launch);
+    warnUnusedRules(mock, (line) => process.stderr.write(`${line}\n`));
     return report.passed ? ExitCode.Ok : ExitCode.Failed;
   },
 });

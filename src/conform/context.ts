@@ -49,13 +49,15 @@ export class CheckContext {
 
   /** A fresh plugin process for this check (closed by the runner when the check ends). */
   session(options: Partial<SessionOptions> = {}): Session {
+    const mockHost = new MockHost(this.shared.mockHost);
     const session = new Session(this.shared.launch, {
-      mockHost: new MockHost(this.shared.mockHost),
+      mockHost,
       ...(this.manifest && { hostCapabilities: Array.isArray(this.manifest.host_capabilities) ? this.manifest.host_capabilities : [] }),
       ...options,
       env: { ...this.shared.env, ...options.env },
     });
     this.shared.sessions.push({ check: this.checkId, session });
+    session.child.once("exit", () => void mockHost.close());
     return session;
   }
 }

@@ -5,9 +5,11 @@ export {
   type SessionOptions, type InvokeOptions, type Response, type FrameRecord, type ExitInfo, type Direction,
 } from "./session.js";
 export {
-  MockHost, loadRules, samplingModeFrom,
-  type MockHostOptions, type MockRule, type SamplingMode, type ReverseRecord, type ActiveInvoke, type ReverseContext,
-} from "./mock-host.js";
+  MockHost, MockRuleSet, loadRules, parseRules, samplingFlag, promptText, SCOPES, SCHEMA_LIMITS, DEFAULT_CANNED_TEXT,
+  type MockHostOptions, type MockRule, type UnusedRule, type SamplingMode, type ReverseRecord, type ReverseEvent, type ReverseObserver,
+  type ActiveInvoke, type ReverseContext, type Answer, type AnsweredBy, type ErrorBody, type ManualReply, type ManualRequest,
+  type StructuredSupport, type Scope, type KvEntry, type KvItem, type KvStore, type FileEntry, type FileItem, type FileStore,
+} from "./mock/index.js";
 export { readFileTransport, isFileTransportPointer, type FileTransportRead } from "./file-transport.js";
 export { matches, ANY } from "./match.js";
 export { LineSplitter } from "./lines.js";

@@ -12,7 +12,7 @@ import { FILE_TRANSPORT_KEY, PROTOCOL_V1, PROTOCOL_V2, Timeouts, type Json } fro
 import { isFileTransportPointer, readFileTransport, type FileTransportRead } from "./file-transport.js";
 import type { LaunchSpec } from "./launch.js";
 import { LineSplitter } from "./lines.js";
-import { MockHost, type ActiveInvoke } from "./mock-host.js";
+import { MockHost, type ActiveInvoke } from "./mock/index.js";
 
 export type Direction = "send" | "recv" | "noise" | "stderr";
 
@@ -232,13 +232,15 @@ export class Session {
   }
 
   private answerReverse(f: Record<string, unknown>): void {
-    const answer = this.mockHost.handle(f, {
+    // Routed now; answered whenever the answer is ready (a person may answer by hand), without holding up other frames.
+    void this.mockHost.handle(f, {
       negotiatedV2: this.negotiatedV2,
       hostCapabilities: this.hostCapabilities,
       activeInvokes: this.activeInvokes,
+    }).then((answer) => {
+      this.options.onReverse?.(String(f.method), f.params, answer);
+      this.send({ jsonrpc: "2.0", id: f.id as Json, ...(answer as Record<string, Json>) });
     });
-    this.options.onReverse?.(String(f.method), f.params, answer);
-    this.send({ jsonrpc: "2.0", id: f.id as Json, ...(answer as Record<string, Json>) });
   }
 
   private route(f: Record<string, unknown>, file?: FileTransportRead): void {

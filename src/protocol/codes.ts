@@ -50,6 +50,46 @@ export const UploadError = {
   PRESIGN_FAILED: -32213,
 } as const;
 
+/** agent/session.* (the Python SDK's names; an older doc names the same codes differently). */
+export const AgentError = {
+  NOT_GRANTED: -32041,
+  SESSION_NOT_FOUND: -32042,
+  INVALID_REQUEST: -32043,
+  SUBMODE_MISMATCH: -32044,
+  QUOTA_EXCEEDED: -32045,
+  PROVIDER_ERROR: -32046,
+  RATE_LIMITED: -32047,
+  TOOL_NOT_GRANTED: -32048,
+} as const;
+
+export const ImageError = {
+  NOT_GRANTED: -32101,
+  QUOTA_EXCEEDED: -32102,
+  PROVIDER_ERROR: -32103,
+  INVALID_REQUEST: -32104,
+  TIMEOUT: -32105,
+  MAX_IMAGES_EXCEEDED: -32106,
+  NOT_NEGOTIATED: -32107,
+  USER_DENIED: -32108,
+  NO_MODEL_AVAILABLE: -32109,
+  STORAGE_ERROR: -32110,
+  EDIT_NOT_SUPPORTED: -32311,
+  MASK_UNSUPPORTED: -32312,
+  N_UNSUPPORTED: -32313,
+  REFERENCE_FETCH_FAILED: -32314,
+} as const;
+
+export const EmbeddingsError = {
+  NOT_GRANTED: -32501,
+  QUOTA_EXCEEDED: -32502,
+  PROVIDER_ERROR: -32503,
+  INVALID_REQUEST: -32504,
+  TIMEOUT: -32505,
+  MAX_TOKENS_EXCEEDED: -32506,
+  NOT_NEGOTIATED: -32507,
+  USER_DENIED: -32508,
+} as const;
+
 /** The `error.data.errorCode` strings a host uses for invoke-correlation failures (code -32602). */
 export const InvokeContextError = {
   UNKNOWN_INVOKE_CONTEXT: "UNKNOWN_INVOKE_CONTEXT",

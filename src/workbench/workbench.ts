@@ -93,6 +93,7 @@ export class Workbench {
   async close(): Promise<void> {
     await this.stop();
     this.prepared?.cleanup();
+    await this.mockHost.close();
   }
 
   async describe(): Promise<Response> {

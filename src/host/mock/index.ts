@@ -1,0 +1,26 @@
+import { existsSync } from "node:fs";
+import { loadRules, type MockRuleSet } from "./rules.js";
+import type { SamplingMode } from "./types.js";
+import { DEFAULT_CANNED_TEXT } from "./mock-host.js";
+
+export { MockHost, DEFAULT_CANNED_TEXT } from "./mock-host.js";
+export { MockRuleSet, loadRules, parseRules, promptText, type MockRule, type UnusedRule } from "./rules.js";
+export { SCOPES, type Scope, type KvEntry, type KvItem, type KvStore } from "./kv.js";
+export type { FileEntry, FileItem, FileStore } from "./file-store.js";
+export { SCHEMA_LIMITS } from "./response-format.js";
+export type {
+  ActiveInvoke, Answer, AnsweredBy, ErrorBody, ManualReply, ManualRequest, MockHostOptions, ReverseContext, ReverseEvent,
+  ReverseObserver, ReverseRecord, SamplingMode, StructuredSupport,
+} from "./types.js";
+
+/**
+ * `--sampling`: "echo", a canned reply text, or "rules:FILE" (also a path ending in .jsonl that
+ * exists), whose rules are consulted first and fall back to the canned reply.
+ */
+export function samplingFlag(value: string | undefined): { sampling: SamplingMode; rules?: MockRuleSet } {
+  if (value === undefined) return { sampling: { kind: "canned", text: DEFAULT_CANNED_TEXT } };
+  if (value === "echo") return { sampling: { kind: "echo" } };
+  const file = value.startsWith("rules:") ? value.slice(6) : value.endsWith(".jsonl") && existsSync(value) ? value : undefined;
+  if (file !== undefined) return { sampling: { kind: "canned", text: DEFAULT_CANNED_TEXT }, rules: loadRules(file) };
+  return { sampling: { kind: "canned", text: value } };
+}

@@ -1,0 +1,238 @@
+/**
+ * The mock host: answers a plugin's reverse requests for every service of the long reference §7,
+ * deterministic and offline. It enforces protocol 2.0, the invoke_id routing rules of the spec,
+ * the manifest's host_capabilities and the simulated user's grants, validates each request as the
+ * host does, consults the mock rules first, and records every request as it arrives and as it is
+ * answered. Whoever creates one closes it (its local HTTP server).
+ */
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { RpcError } from "../../protocol/index.js";
+import { AgentService } from "./agent.js";
+import { BlobStore } from "./blobs.js";
+import { ruleAnswer, type Call, type HostEnv } from "./call.js";
+import { handleEmbeddings } from "./embeddings.js";
+import { FileStore } from "./file-store.js";
+import { FilesService } from "./files.js";
+import { ImageService } from "./image.js";
+import { KvStore } from "./kv.js";
+import { namespaceOf } from "./namespaces.js";
+import { compact, obj, Params, Refusal } from "./params.js";
+import { gate, unknownMethod } from "./routing.js";
+import type { UnusedRule } from "./rules.js";
+import { SamplingService } from "./sampling.js";
+import { MockServer } from "./server.js";
+import { StorageService } from "./storage.js";
+import type { Answer, ErrorBody, MockHostOptions, ReverseContext, ReverseObserver, ReverseRecord, SamplingMode } from "./types.js";
+import { UploadService } from "./upload.js";
+
+export const DEFAULT_CANNED_TEXT = "This is a canned reply from the executa mock host.";
+
+export class MockHost {
+  /** Every reverse request, oldest first (at most `maxRecords`; `dropped` counts the ones let go). */
+  readonly log: ReverseRecord[] = [];
+  dropped = 0;
+  /** Key-value storage, browsable and editable from outside (list/get/set/delete per scope). */
+  readonly kv: KvStore;
+  /** files/* objects, browsable from outside (list, read, write, delete). */
+  readonly files: FileStore;
+  private readonly refused: Set<string>;
+  private samplingMode: SamplingMode;
+  private readonly observers = new Set<ReverseObserver>();
+  private readonly started = performance.now();
+  private readonly counters = new Map<string, number>();
+  private readonly server: MockServer;
+  private readonly services: {
+    sampling: SamplingService;
+    agent: AgentService;
+    storage: StorageService;
+    files: FilesService;
+    upload: UploadService;
+    image: ImageService;
+  };
+  private seq = 0;
+
+  constructor(private readonly options: MockHostOptions = {}) {
+    const clock = options.clock ?? Date.now;
+    this.refused = new Set(options.refuse ?? []);
+    this.samplingMode = options.sampling ?? { kind: "canned", text: DEFAULT_CANNED_TEXT };
+    this.server = new MockServer(clock);
+    const quota = options.memoryQuotaBytes ?? 256 * 1024 * 1024;
+    const dir = options.storageDir;
+    const persistent = new BlobStore(dir && join(dir, "blobs"), dir ? 4 * quota : quota);
+    const transient = new BlobStore(undefined, quota);
+    this.kv = new KvStore(dir && join(dir, "kv.json"), clock);
+    this.files = new FileStore(dir && join(dir, "files.json"), persistent);
+    const env: HostEnv = {
+      options,
+      clock,
+      sampling: () => this.samplingMode,
+      server: this.server,
+      persistent,
+      transient,
+      nextId: (prefix) => {
+        const n = (this.counters.get(prefix) ?? 0) + 1;
+        this.counters.set(prefix, n);
+        return createHash("sha256").update(`${prefix}:${n}`).digest("hex").slice(0, 32);
+      },
+    };
+    this.services = {
+      sampling: new SamplingService(env),
+      agent: new AgentService(env),
+      storage: new StorageService(this.kv, this.files),
+      files: new FilesService(env, this.files, persistent),
+      upload: new UploadService(env, transient),
+      image: new ImageService(env, transient),
+    };
+  }
+
+  /** How sampling, agent/complete and agent runs are answered; the web workbench switches it live. */
+  get sampling(): SamplingMode {
+    return this.samplingMode;
+  }
+
+  set sampling(mode: SamplingMode) {
+    this.samplingMode = mode;
+  }
+
+  /** Simulates a user who did not grant (or, with `refused` false, granted again) a capability. */
+  refuse(capability: string, refused = true): void {
+    if (refused) this.refused.add(capability);
+    else this.refused.delete(capability);
+  }
+
+  get refusedCapabilities(): string[] {
+    return [...this.refused];
+  }
+
+  /** Calls `observer` for every request as it arrives and as it is answered; returns the unsubscribe. */
+  observe(observer: ReverseObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  /** Rules (from --mock or --sampling rules:) that never answered anything, with why. */
+  unusedRules(): UnusedRule[] {
+    return this.options.rules?.unused() ?? [];
+  }
+
+  /** Stops the local HTTP server and drops uploads that were begun but never completed. */
+  async close(): Promise<void> {
+    this.services.files.discardStaged();
+    await this.server.close();
+  }
+
+  /**
+   * Answers one reverse request (a frame with `method` and `id` from the plugin). The routing is
+   * decided at once, on the invokes active now; the answer may come later (a person answering by
+   * hand), and it never rejects.
+   */
+  handle(frame: Record<string, unknown>, ctx: ReverseContext): Promise<Answer> {
+    const method = String(frame.method);
+    const params = obj(frame.params);
+    const context = obj(params.context);
+    const invokeId = typeof context.invoke_id === "string" ? context.invoke_id : undefined;
+    const legacy = obj(params.metadata).executa_invoke_id;
+    const record: ReverseRecord = {
+      seq: ++this.seq,
+      t: Math.round((performance.now() - this.started) * 10) / 10,
+      id: frame.id,
+      method,
+      params: compact(params),
+      invokeId,
+      legacyInvokeId: typeof legacy === "string" ? legacy : undefined,
+      active: [...ctx.activeInvokes.keys()],
+      state: "pending",
+    };
+    this.log.push(record);
+    if (this.log.length > (this.options.maxRecords ?? 20_000)) {
+      this.log.shift();
+      this.dropped++;
+    }
+    this.emit("arrived", record);
+    const started = performance.now();
+    const finish = (answer: Answer): Answer => {
+      record.state = "answered";
+      record.ms = Math.round((performance.now() - started) * 10) / 10;
+      if ("error" in answer) record.error = answer.error;
+      else record.result = answer.result;
+      record.answeredBy ??= "mock";
+      this.emit("answered", record);
+      return answer;
+    };
+    const gated = gate(method, params, invokeId, ctx, this.refused);
+    if ("error" in gated) {
+      record.answeredBy = "host";
+      return Promise.resolve(finish({ error: gated.error }));
+    }
+    record.routedTo = gated.routedTo;
+    const ns = namespaceOf(method);
+    const call: Call = {
+      method,
+      params,
+      p: new Params(params, method, ns?.invalid ?? RpcError.InvalidParams),
+      invokeId: gated.routedTo,
+      record,
+      rule: () => {
+        const rule = this.options.rules?.find(method, params);
+        if (rule) {
+          record.answeredBy = "rule";
+          record.rule = rule.where;
+        }
+        return rule;
+      },
+      note: (text) => (record.notes ??= []).push(text),
+    };
+    let pending: Promise<Answer>;
+    try {
+      pending = Promise.resolve(this.dispatch(call));
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    return pending.then(finish, (error: unknown) => {
+      if (record.answeredBy === "manual" && !(error instanceof Refusal)) record.notes = [...(record.notes ?? []), `the manual answer failed: ${(error as Error).message}`];
+      else if (!(error instanceof Refusal)) record.answeredBy = "host";
+      return finish({ error: errorOf(error, method) });
+    });
+  }
+
+  private dispatch(call: Call): Promise<Answer> | Answer {
+    const s = this.services;
+    const family = namespaceOf(call.method)?.name;
+    switch (family) {
+      case "sampling":
+        return s.sampling.handle(call);
+      case "agent":
+        return s.agent.handle(call);
+      case "storage":
+        return s.storage.handle(call);
+      case "files":
+        return s.files.handle(call);
+      case "upload":
+        return s.upload.handle(call);
+      case "image":
+        return s.image.handle(call);
+      case "embeddings":
+        return handleEmbeddings(call);
+      default: {
+        const rule = call.rule();
+        return rule ? ruleAnswer(rule) : { error: unknownMethod(call.method) };
+      }
+    }
+  }
+
+  private emit(event: "arrived" | "answered", record: ReverseRecord): void {
+    for (const observer of this.observers) {
+      try {
+        observer(event, record);
+      } catch {
+        // an observer's failure is not the plugin's answer
+      }
+    }
+  }
+}
+
+function errorOf(error: unknown, method: string): ErrorBody {
+  if (error instanceof Refusal) return error.body;
+  return { code: RpcError.InternalError, message: `the mock host could not answer ${method}: ${(error as Error)?.message ?? String(error)}` };
+}
