@@ -161,11 +161,11 @@ export class MockHost {
       return answer;
     };
     const gated = gate(method, params, invokeId, ctx, this.refused);
+    if (gated.routedTo !== undefined) record.routedTo = gated.routedTo;
     if ("error" in gated) {
       record.answeredBy = "host";
       return Promise.resolve(finish({ error: gated.error }));
     }
-    record.routedTo = gated.routedTo;
     const ns = namespaceOf(method);
     const call: Call = {
       method,

@@ -8,7 +8,8 @@ import { namespaceOf, RENAMED } from "./namespaces.js";
 import { DEFAULT_SCOPE } from "./pages.js";
 import type { ErrorBody, ReverseContext } from "./types.js";
 
-export type Gate = { routedTo: string } | { error: ErrorBody };
+/** Served (routed to an invoke), or refused (with the invoke, when routing got that far). */
+export type Gate = { routedTo: string } | { error: ErrorBody; routedTo?: string };
 
 const STORAGE_SCOPE_CAPABILITY = /^storage\.(user|app|tool)$/;
 
@@ -49,11 +50,11 @@ export function gate(method: string, params: Record<string, unknown>, invokeId: 
   const needs = capabilitiesForMethod(method);
   if (ctx.hostCapabilities && !needs.some((c) => ctx.hostCapabilities!.includes(c))) {
     const message = `${method} needs host_capabilities ${needs.slice(0, 2).join(" or ")} in the manifest`;
-    return { error: { code: ns.missingCapability, message: `${ns.missingCapability === ns.notNegotiated ? "NOT_NEGOTIATED" : "NOT_GRANTED"}: ${message}` } };
+    return { routedTo, error: { code: ns.missingCapability, message: `${ns.missingCapability === ns.notNegotiated ? "NOT_NEGOTIATED" : "NOT_GRANTED"}: ${message}` } };
   }
   const denied = refusedBy(method, params, refused);
   if (denied) {
-    return { error: { code: ns.notGranted, message: `NOT_GRANTED: the user has not granted ${denied} to this plugin (the mock host was told to refuse it)`, data: { errorCode: denied.startsWith("storage.") ? "forbidden_scope" : "not_granted" } } };
+    return { routedTo, error: { code: ns.notGranted, message: `NOT_GRANTED: the user has not granted ${denied} to this plugin (the mock host was told to refuse it)`, data: { errorCode: denied.startsWith("storage.") ? "forbidden_scope" : "not_granted" } } };
   }
   return { routedTo };
 }
