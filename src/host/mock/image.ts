@@ -75,7 +75,7 @@ export class ImageService {
       const id = createHash("sha256").update(`${call.method}\0${seed}\0${size.text}\0${i}`).digest("hex").slice(0, 32);
       if (!this.blobs.has(id)) {
         try {
-          this.blobs.put(png(size.width, size.height, id), id);
+          this.blobs.put(await png(size.width, size.height, id), id);
         } catch (error) {
           if (error instanceof QuotaExceeded) throw refuse(ImageError.STORAGE_ERROR, `STORAGE_ERROR: ${error.message}`);
           throw error;

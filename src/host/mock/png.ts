@@ -1,6 +1,5 @@
 /** Small deterministic PNG images (two colours, horizontal bands) for the mock image model. */
 import { createHash } from "node:crypto";
-import { deflateSync } from "node:zlib";
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -25,8 +24,9 @@ function chunk(type: string, data: Buffer): Buffer {
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** A width x height PNG whose colours and bands follow from `seed`. */
-export function png(width: number, height: number, seed: string): Buffer {
+/** A width x height PNG whose colours and bands follow from `seed` (node:zlib is loaded on first need). */
+export async function png(width: number, height: number, seed: string): Promise<Buffer> {
+  const { deflateSync } = await import("node:zlib");
   const h = createHash("sha256").update(seed).digest();
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);

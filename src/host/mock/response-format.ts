@@ -3,7 +3,7 @@
  * host's schema limits, the downgrade `onUnsupported` allows, a deterministic document that
  * satisfies the schema, and `structuredValid` (the answer checked against the schema with Ajv).
  */
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020 as Ajv, ValidateFunction } from "ajv/dist/2020.js";
 import { SamplingError } from "../../protocol/index.js";
 import { isObject, refuse, type Params } from "./params.js";
 import type { StructuredSupport } from "./types.js";
@@ -59,7 +59,7 @@ export function schemaSize(schema: Record<string, unknown>): { depth: number; no
 }
 
 /** Reads `responseFormat` (undefined when absent); a malformed one is INVALID_REQUEST. */
-export function readResponseFormat(p: Params): FormatRequest | undefined {
+export async function readResponseFormat(p: Params): Promise<FormatRequest | undefined> {
   const rf = p.object("responseFormat");
   if (!rf) return undefined;
   if (rf.type === "json_object") return { type: "json_object" };
@@ -74,9 +74,9 @@ export function readResponseFormat(p: Params): FormatRequest | undefined {
   if (!isObject(js.schema)) throw p.bad("responseFormat.json_schema.schema must be a JSON Schema object");
   const size = schemaSize(js.schema);
   if (size.bytes > SCHEMA_LIMITS.maxBytes) throw p.bad(`the schema is ${size.bytes} bytes serialised; the host accepts at most ${SCHEMA_LIMITS.maxBytes} (32 KB)`);
-  if (size.depth > SCHEMA_LIMITS.maxDepth) throw p.bad(`the schema nests subschemas deeper than ${SCHEMA_LIMITS.maxDepth} levels (the host's limit); flatten it or use $defs`);
+  if (size.depth > SCHEMA_LIMITS.maxDepth) throw p.bad(`the schema nests subschemas deeper than ${SCHEMA_LIMITS.maxDepth} levels (the host's limit); flatten it`);
   if (size.nodes > SCHEMA_LIMITS.maxNodes) throw p.bad(`the schema has more than ${SCHEMA_LIMITS.maxNodes} subschemas (the host's limit)`);
-  compiled(js.schema, p);
+  await compiled(js.schema, p);
   return { type: "json_schema", name: js.name, strict: js.strict !== false, schema: js.schema };
 }
 
@@ -93,16 +93,18 @@ export function applyFormat(request: FormatRequest, support: StructuredSupport, 
   );
 }
 
-const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
+let ajv: Promise<Ajv> | undefined;
 const cache = new Map<string, ValidateFunction>();
 
-function compiled(schema: Record<string, unknown>, p?: Params): ValidateFunction {
+/** The schema compiled by Ajv, loaded on first need (it costs a few hundred ms to load). */
+async function compiled(schema: Record<string, unknown>, p?: Params): Promise<ValidateFunction> {
   const key = JSON.stringify(schema);
   let validate = cache.get(key);
   if (!validate) {
+    ajv ??= import("ajv/dist/2020.js").then(({ Ajv2020 }) => new Ajv2020({ strict: false, validateFormats: false, allErrors: false }));
     const { $schema: _dialect, $id: _id, ...rest } = schema;
     try {
-      validate = ajv.compile(rest);
+      validate = (await ajv).compile(rest);
     } catch (error) {
       if (p) throw p.bad(`responseFormat.json_schema.schema is not a valid JSON Schema: ${(error as Error).message}`);
       throw error;
@@ -114,7 +116,7 @@ function compiled(schema: Record<string, unknown>, p?: Params): ValidateFunction
 }
 
 /** Whether `text` is the structured answer the request asked for. */
-export function isStructuredValid(text: string, request: FormatRequest): boolean {
+export async function isStructuredValid(text: string, request: FormatRequest): Promise<boolean> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -122,7 +124,7 @@ export function isStructuredValid(text: string, request: FormatRequest): boolean
     return false;
   }
   if (request.type === "json_object") return isObject(value);
-  return compiled(request.schema)(value) === true;
+  return (await compiled(request.schema))(value) === true;
 }
 
 /** The model's text in the applied format: a JSON object for json_object, a document that satisfies the schema for json_schema. */

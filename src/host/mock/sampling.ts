@@ -77,7 +77,7 @@ export class SamplingService {
     if (include !== undefined && include !== "none") throw p.bad(`includeContext ${JSON.stringify(include)} is not supported; only "none" is`);
     p.object("metadata");
     p.number("_clientTimeoutS", { min: 0 });
-    const format = readResponseFormat(p);
+    const format = await readResponseFormat(p);
     const onUnsupported = p.oneOf("onUnsupported", ["error", "json_object", "text"] as const, "error");
     const applied = format ? applyFormat(format, this.env.options.structuredOutput ?? "json_schema", onUnsupported) : undefined;
 
@@ -93,17 +93,17 @@ export class SamplingService {
 
     const prompt = [system, ...messages.map((m) => m.text)].filter(Boolean).join("\n");
     const lastUser = [...messages].reverse().find((m) => m.role === "user")?.text ?? "";
-    const meta = (text: string): FormatMeta | undefined =>
-      format && applied ? { type: applied.applied, requested: format.type, structuredValid: applied.applied !== "text" && isStructuredValid(text, format), downgraded: applied.downgraded } : undefined;
+    const meta = async (text: string): Promise<FormatMeta | undefined> =>
+      format && applied ? { type: applied.applied, requested: format.type, structuredValid: applied.applied !== "text" && (await isStructuredValid(text, format)), downgraded: applied.downgraded } : undefined;
 
     const rule = call.rule();
     let answer: Answer;
     if (rule) {
       answer = ruleAnswer(rule);
-      if ("result" in answer && isObject(answer.result)) answer = { result: withFormatMeta(answer.result, meta) };
+      if ("result" in answer && isObject(answer.result)) answer = { result: await withFormatMeta(answer.result, meta) };
     } else {
       const said = await modelText(this.env, call, prompt, lastUser);
-      answer = "answer" in said ? said.answer : { result: completion(said.text, { prompt, maxTokens, stops, format, applied: applied?.applied, meta }) };
+      answer = "answer" in said ? said.answer : { result: await completion(said.text, { prompt, maxTokens, stops, format, applied: applied?.applied, meta }) };
     }
     if ("result" in answer && isObject(answer.result)) {
       const usage = answer.result.usage;
@@ -113,18 +113,18 @@ export class SamplingService {
   }
 }
 
-function withFormatMeta(result: Record<string, unknown>, meta: (text: string) => FormatMeta | undefined): Record<string, unknown> {
+async function withFormatMeta(result: Record<string, unknown>, meta: (text: string) => Promise<FormatMeta | undefined>): Promise<Record<string, unknown>> {
   const content = result.content;
   const existing = isObject(result._meta) ? result._meta : {};
   if (existing.responseFormat !== undefined || !isObject(content) || typeof content.text !== "string") return result;
-  const m = meta(content.text);
+  const m = await meta(content.text);
   return m ? { ...result, _meta: { ...existing, responseFormat: m } } : result;
 }
 
-function completion(
+async function completion(
   said: string,
-  o: { prompt: string; maxTokens: number; stops: string[]; format: FormatRequest | undefined; applied: Applied | undefined; meta: (text: string) => FormatMeta | undefined },
-): Record<string, unknown> {
+  o: { prompt: string; maxTokens: number; stops: string[]; format: FormatRequest | undefined; applied: Applied | undefined; meta: (text: string) => Promise<FormatMeta | undefined> },
+): Promise<Record<string, unknown>> {
   let text = o.format && o.applied ? formatText(said, o.applied, o.format) : said;
   let stopReason = "endTurn";
   if (!o.format || o.applied === "text") {
@@ -140,7 +140,7 @@ function completion(
   }
   const inputTokens = tokensOf(o.prompt);
   const outputTokens = tokensOf(text);
-  const responseFormat = o.meta(text);
+  const responseFormat = await o.meta(text);
   return {
     role: "assistant",
     content: { type: "text", text },

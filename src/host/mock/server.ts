@@ -5,7 +5,7 @@
  * or a link the host made, by an id of its own: nothing a plugin sends becomes a path.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface PutTicket {
@@ -27,6 +27,7 @@ export interface GetLink {
 
 export class MockServer {
   private server: Server | undefined;
+  /** The origin, once listening; node:http is loaded only when a URL is first needed. */
   private starting: Promise<string> | undefined;
   private closed = false;
   private readonly token = randomBytes(24).toString("base64url");
@@ -66,7 +67,7 @@ export class MockServer {
 
   private origin(): Promise<string> {
     if (this.closed) return Promise.reject(new Error("the mock host is closed"));
-    this.starting ??= new Promise((resolve, reject) => {
+    this.starting ??= import("node:http").then(({ createServer }) => new Promise((resolve, reject) => {
       const server = createServer((req, res) => this.serve(req, res));
       server.on("error", reject);
       server.listen(0, "127.0.0.1", () => {
@@ -74,7 +75,7 @@ export class MockServer {
         this.server = server;
         resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
       });
-    });
+    }));
     return this.starting;
   }
 
