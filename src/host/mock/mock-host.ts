@@ -27,6 +27,8 @@ import type { Answer, ErrorBody, MockHostOptions, ReverseContext, ReverseObserve
 import { UploadService } from "./upload.js";
 
 export const DEFAULT_CANNED_TEXT = "This is a canned reply from the executa mock host.";
+/** The most bytes of files/* kept in a storage folder. */
+const DISK_QUOTA_BYTES = 1024 ** 3;
 
 export class MockHost {
   /** Every reverse request, oldest first (at most `maxRecords`; `dropped` counts the ones let go). */
@@ -59,7 +61,7 @@ export class MockHost {
     this.server = new MockServer(clock);
     const quota = options.memoryQuotaBytes ?? 256 * 1024 * 1024;
     const dir = options.storageDir;
-    const persistent = new BlobStore(dir && join(dir, "blobs"), dir ? 4 * quota : quota);
+    const persistent = new BlobStore(dir && join(dir, "blobs"), dir ? DISK_QUOTA_BYTES : quota);
     const transient = new BlobStore(undefined, quota);
     this.kv = new KvStore(dir && join(dir, "kv.json"), clock);
     this.files = new FileStore(dir && join(dir, "files.json"), persistent);

@@ -92,7 +92,7 @@ export interface MockHostOptions {
   structuredOutput?: StructuredSupport;
   /** Milliseconds since the epoch; tests pass a fake clock to move TTLs. */
   clock?: () => number;
-  /** Most bytes kept in memory for files, uploads and images together; default 256 MiB. */
+  /** Most bytes kept in memory for files, and for uploads and images; default 256 MiB each. */
   memoryQuotaBytes?: number;
   /** Records kept in `log` (the oldest go first); default 20 000. */
   maxRecords?: number;
