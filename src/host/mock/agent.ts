@@ -9,8 +9,9 @@ import { iso, modelText, ruleAnswer, type Call, type HostEnv } from "./call.js";
 import { isObject, refuse, type Params } from "./params.js";
 import { MOCK_MODEL } from "./sampling.js";
 import type { Answer } from "./types.js";
+import { remember } from "./bounded.js";
 
-export const AGENT_LIMITS = { systemPromptChars: 4000, maxFrames: 4096, tokenTtlS: 600, maxLifetimeS: 24 * 3600, defaultTtlS: 600 } as const;
+export const AGENT_LIMITS = { systemPromptChars: 4000, maxFrames: 4096, tokenTtlS: 600, maxLifetimeS: 24 * 3600, defaultTtlS: 600, sessionsKept: 1000, runsKept: 1000 } as const;
 
 interface Run {
   cancelled: boolean;
@@ -138,7 +139,7 @@ export class AgentService {
       if (Array.isArray(r.granted_tools)) s.grantedTools = r.granted_tools.filter((t): t is string => typeof t === "string");
       if (typeof r.inherit_host_tools === "boolean") s.inheritHostTools = r.inherit_host_tools;
     }
-    if (!answer || "result" in answer) this.sessions.set(s.uuid, s);
+    if (!answer || "result" in answer) remember(this.sessions, s.uuid, s, AGENT_LIMITS.sessionsKept);
     return answer ?? {
       result: {
         ...this.lifecycle(s),
@@ -181,7 +182,7 @@ export class AgentService {
       text = frames.filter((f) => ["token", "delta", "message"].includes(String(f.event))).map((f) => (typeof f.text === "string" ? f.text : "")).join("");
     } else {
       const run: Run = { cancelled: false, done: false };
-      s.runs.set(runId, run);
+      remember(s.runs, runId, run, AGENT_LIMITS.runsKept);
       const cancelled = new Promise<"cancelled">((resolve) => (run.cancel = () => resolve("cancelled")));
       const prompt = [systemPrompt ?? s.systemPrompt, content].filter(Boolean).join("\n");
       const said = await Promise.race([modelText(this.env, call, prompt, content), cancelled]);

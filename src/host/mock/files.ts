@@ -12,6 +12,7 @@ import type { Scope } from "./kv.js";
 import { page, scopeOf } from "./pages.js";
 import { refuse, type Params } from "./params.js";
 import type { Answer } from "./types.js";
+import { remember } from "./bounded.js";
 
 export const FILES_LIMITS = { objectMaxBytes: 100 * 1024 * 1024, putUrlTtlS: 15 * 60, downloadTtlS: 3600, maxDownloadTtlS: 7 * 24 * 3600 } as const;
 const MIME = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
@@ -101,7 +102,9 @@ export class FilesService {
         return blob.etag;
       },
     });
-    this.staged.set(uploadId, staged);
+    remember(this.staged, uploadId, staged, undefined, (old) => {
+      if (old.put) this.blobs.delete(old.put.blobId);
+    });
     return { result: { upload_id: uploadId, put_url: putUrl, headers: contentType !== undefined ? { "Content-Type": contentType } : {}, expires_at: iso(expiresAt), path, scope } };
   }
 

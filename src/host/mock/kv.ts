@@ -94,6 +94,17 @@ export class KvStore {
     return out.sort((a, b) => (a.scope === b.scope ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : a.scope < b.scope ? -1 : 1));
   }
 
+  /**
+   * Whether one more key fits under `maxKeys`. Deleted and expired entries are dropped to make
+   * room; only then can a recreated key's generation start again at 1.
+   */
+  hasRoom(scope: Scope, key: string, maxKeys: number): boolean {
+    if (this.entries.has(`${scope}:${key}`) || this.entries.size < maxKeys) return true;
+    const now = this.clock();
+    for (const [k, e] of this.entries) if (e.deleted || (e.expiresAt !== undefined && now >= e.expiresAt)) this.entries.delete(k);
+    return this.entries.size < maxKeys;
+  }
+
   /** Bytes of live values, for the quota. */
   bytes(): number {
     let n = 0;

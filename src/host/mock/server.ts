@@ -7,6 +7,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { remember } from "./bounded.js";
 
 export interface PutTicket {
   /** Milliseconds since the epoch. */
@@ -39,13 +40,13 @@ export class MockServer {
   /** A presigned PUT URL for this ticket. */
   async putUrl(ticket: PutTicket): Promise<string> {
     const id = randomBytes(16).toString("hex");
-    this.tickets.set(id, ticket);
+    remember(this.tickets, id, ticket);
     return `${await this.origin()}/${this.token}/put/${id}`;
   }
 
   /** A GET URL; `id` makes it stable (generated images), else it is random. */
   async getUrl(link: GetLink, id: string = randomBytes(16).toString("hex")): Promise<string> {
-    this.links.set(id, link);
+    remember(this.links, id, link);
     return `${await this.origin()}/${this.token}/get/${id}`;
   }
 

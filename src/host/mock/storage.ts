@@ -10,7 +10,7 @@ import { page, scopeOf } from "./pages.js";
 import { refuse, type Params } from "./params.js";
 import type { Answer } from "./types.js";
 
-export const STORAGE_LIMITS = { valueBytes: 64 * 1024, keyChars: 1024, totalBytes: 64 * 1024 * 1024 } as const;
+export const STORAGE_LIMITS = { valueBytes: 64 * 1024, keyChars: 1024, totalBytes: 64 * 1024 * 1024, keys: 100_000 } as const;
 
 function keyOf(p: Params): string {
   const key = p.requiredString("key", { max: STORAGE_LIMITS.keyChars });
@@ -49,8 +49,8 @@ export class StorageService {
         }
         this.checkIfMatch(scope, key, ifMatch);
         const before = this.kv.get(scope, key)?.size ?? 0;
-        if (this.kv.bytes() - before + size > STORAGE_LIMITS.totalBytes) {
-          throw refuse(StorageError.QUOTA_EXCEEDED, `QUOTA_EXCEEDED: the mock host keeps at most ${STORAGE_LIMITS.totalBytes} bytes of key-value data`, { errorCode: "quota_exceeded" });
+        if (this.kv.bytes() - before + size > STORAGE_LIMITS.totalBytes || !this.kv.hasRoom(scope, key, STORAGE_LIMITS.keys)) {
+          throw refuse(StorageError.QUOTA_EXCEEDED, `QUOTA_EXCEEDED: the mock host keeps at most ${STORAGE_LIMITS.keys} keys and ${STORAGE_LIMITS.totalBytes} bytes of key-value data`, { errorCode: "quota_exceeded" });
         }
         const r = ruled();
         if (r) return r;

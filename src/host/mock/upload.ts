@@ -8,6 +8,7 @@ import { QuotaExceeded, type BlobStore } from "./blobs.js";
 import { iso, ruleAnswer, type Call, type HostEnv } from "./call.js";
 import { refuse, type Params } from "./params.js";
 import type { Answer } from "./types.js";
+import { remember } from "./bounded.js";
 
 export const UPLOAD_LIMITS = { inlineBytes: 8 * 1024 * 1024, fileBytes: 100 * 1024 * 1024, ttlS: 3600, purposes: ["image_input", "image_reference", "user_artifact"] } as const;
 const MIME = /^[\w.+-]+\/[\w.+-]+$/;
@@ -45,6 +46,9 @@ function purposeOf(p: Params): void {
 
 export class UploadService {
   private readonly uploads = new Map<string, Upload>();
+  private readonly drop = (upload: Upload) => {
+    if (upload.blobId) this.blobs.delete(upload.blobId);
+  };
 
   constructor(private readonly env: HostEnv, private readonly blobs: BlobStore) {}
 
@@ -92,7 +96,7 @@ export class UploadService {
     const old = this.uploads.get(key);
     if (old?.blobId) this.blobs.delete(old.blobId);
     const upload: Upload = { invokeId: call.invokeId, mimeType: mime, sizeBytes: bytes.length, size: bytes.length, blobId: this.store(bytes), expiresAt: this.env.clock() + UPLOAD_LIMITS.ttlS * 1000 };
-    this.uploads.set(key, upload);
+    remember(this.uploads, key, upload, undefined, this.drop);
     return { result: { download_url: await this.downloadUrl(upload), r2_key: key, expires_at: iso(upload.expiresAt), size_bytes: bytes.length } };
   }
 
@@ -123,7 +127,7 @@ export class UploadService {
     });
     const old = this.uploads.get(key);
     if (old?.blobId) this.blobs.delete(old.blobId);
-    this.uploads.set(key, upload);
+    remember(this.uploads, key, upload, undefined, this.drop);
     return { result: { put_url: putUrl, headers: { "Content-Type": mime }, r2_key: key, expires_at: iso(expiresAt) } };
   }
 

@@ -122,3 +122,18 @@ describe("storage/*", () => {
     assert.deepEqual(readdirSync(dir).sort(), ["blobs", "kv.json"]);
   });
 });
+
+describe("bounded tables", () => {
+  it("holds at most MAX_ENTRIES presigned URLs: the oldest stop working, uploads with them", async () => {
+    const { MAX_ENTRIES } = await import("../../../src/host/mock/bounded.js");
+    const host = new MockHost();
+    try {
+      const first = result<{ put_url: string }>(await call(host, "files/upload_begin", { path: "first", scope: "user" }));
+      for (let i = 0; i < MAX_ENTRIES; i++) result(await call(host, "files/upload_begin", { path: `p${i}`, scope: "user" }));
+      assert.equal((await fetch(first.put_url, { method: "PUT", body: "x" })).status, 404);
+      assert.equal(host.log.length, MAX_ENTRIES + 1);
+    } finally {
+      await host.close();
+    }
+  });
+});
