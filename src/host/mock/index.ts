@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { loadRules, type MockRuleSet } from "./rules.js";
 import type { SamplingMode } from "./types.js";
 import { DEFAULT_CANNED_TEXT } from "./mock-host.js";
@@ -14,13 +13,14 @@ export type {
 } from "./types.js";
 
 /**
- * `--sampling`: "echo", a canned reply text, or "rules:FILE" (also a path ending in .jsonl that
- * exists), whose rules are consulted first and fall back to the canned reply.
+ * `--sampling`: "echo", a canned reply text, or "rules:FILE" (or a path ending in .jsonl), whose
+ * rules are consulted first and fall back to the canned reply.
  */
 export function samplingFlag(value: string | undefined): { sampling: SamplingMode; rules?: MockRuleSet } {
   if (value === undefined) return { sampling: { kind: "canned", text: DEFAULT_CANNED_TEXT } };
   if (value === "echo") return { sampling: { kind: "echo" } };
-  const file = value.startsWith("rules:") ? value.slice(6) : value.endsWith(".jsonl") && existsSync(value) ? value : undefined;
+  // A bare path ending in .jsonl is a rules file too; a missing one is an error, not a canned reply.
+  const file = value.startsWith("rules:") ? value.slice(6) : value.endsWith(".jsonl") ? value : undefined;
   if (file !== undefined) return { sampling: { kind: "canned", text: DEFAULT_CANNED_TEXT }, rules: loadRules(file) };
   return { sampling: { kind: "canned", text: value } };
 }

@@ -142,3 +142,17 @@ describe("mock rules", () => {
     assert.throws(() => loadRules(join(dir, "missing.jsonl")), /cannot read the rules file .*missing\.jsonl/);
   });
 });
+
+describe("--sampling", () => {
+  it("takes echo, a canned text, rules:FILE or a .jsonl path, and refuses a rules file that is not there", async () => {
+    const { samplingFlag } = await import("../../../src/host/index.js");
+    assert.deepEqual(samplingFlag("echo"), { sampling: { kind: "echo" } });
+    assert.deepEqual(samplingFlag("Sure thing."), { sampling: { kind: "canned", text: "Sure thing." } });
+    assert.match((samplingFlag(undefined).sampling as { text: string }).text, /canned reply/);
+    const file = join(mkdtempSync(join(tmpdir(), "executa-sampling-")), "s.jsonl");
+    writeFileSync(file, '{"method":"sampling/createMessage","result":{}}\n');
+    assert.equal(samplingFlag(`rules:${file}`).rules!.rules.length, 1);
+    assert.equal(samplingFlag(file).rules!.rules.length, 1);
+    assert.throws(() => samplingFlag("missing.jsonl"), /cannot read the rules file missing\.jsonl/);
+  });
+});
