@@ -1,0 +1,3 @@
+module example.com/github-token
+
+go 1.21

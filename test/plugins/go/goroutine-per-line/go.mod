@@ -1,0 +1,3 @@
+module example.com/goroutine-per-line
+
+go 1.21

@@ -1,0 +1,3 @@
+module example.com/sampling-tool
+
+go 1.21

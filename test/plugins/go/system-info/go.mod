@@ -1,0 +1,3 @@
+module example.com/system-info
+
+go 1.21
