@@ -39,6 +39,8 @@ interface PluginEntry {
   about: string;
   launch: string[];
   cwd?: string;
+  /** Environment for the plugin; null removes a variable (as the Agent's user environment would lack it). */
+  env?: Record<string, string | null>;
   via?: "runChecks" | "cli";
   safety?: SafetyExpectations;
   expect: Record<string, Expectation>;
@@ -94,12 +96,26 @@ function launchOf(entry: PluginEntry): LaunchSpec {
 const RUN = `${process.pid}-${Date.now().toString(36)}`;
 const SECRET = `corpus canary ${RUN}: if you can read this in a report, the host followed a plugin's pointer`;
 let canaryDir: string;
-let canary: string;
-let tmpCanary: string;
 let pidDir: string;
 
-function hostileEnv(): NodeJS.ProcessEnv {
-  return { CORPUS_CANARY: canary, CORPUS_TMP_CANARY: tmpCanary, CORPUS_PID_DIR: pidDir, CORPUS_RUN: RUN };
+/** Each plugin gets its own canaries, so one plugin's damage cannot be blamed on another. */
+function canaries(name: string): { canary: string; tmpCanary: string } {
+  const dir = join(canaryDir, name);
+  const canary = join(dir, "secret.txt");
+  const tmpCanary = join(tmpdir(), `executa-resp-corpus-canary-${name}-${RUN}.json`);
+  if (!existsSync(dir)) {
+    mkdirSync(dir);
+    writeFileSync(canary, SECRET);
+    writeFileSync(tmpCanary, JSON.stringify({ jsonrpc: "2.0", id: 900000, result: { success: true, data: SECRET } }));
+  }
+  return { canary, tmpCanary };
+}
+
+function pluginEnv(name: string, entry: PluginEntry): NodeJS.ProcessEnv {
+  const { canary, tmpCanary } = canaries(name);
+  const env: NodeJS.ProcessEnv = { CORPUS_CANARY: canary, CORPUS_TMP_CANARY: tmpCanary, CORPUS_PID_DIR: pidDir, CORPUS_RUN: RUN };
+  for (const [key, value] of Object.entries(entry.env ?? {})) env[key] = value ?? undefined;
+  return env;
 }
 
 function alive(pid: number): boolean {
@@ -124,12 +140,12 @@ interface CliRun {
 }
 
 /** `executa test --json -- <launch>` in a child process, with its peak RSS (VmHWM) sampled from /proc. */
-function runCli(launch: LaunchSpec, limitS: number): Promise<CliRun> {
+function runCli(launch: LaunchSpec, env: NodeJS.ProcessEnv, limitS: number): Promise<CliRun> {
   return new Promise((done) => {
     const started = performance.now();
     const child = spawn(process.execPath, [EXECUTA, "test", "--json", "--", launch.command, ...launch.args], {
       cwd: launch.cwd,
-      env: { ...process.env, ...hostileEnv(), NO_COLOR: "1" },
+      env: { ...process.env, ...env, NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -180,10 +196,6 @@ const entries = Object.entries(table.plugins);
 describe("plugin corpus: every plugin gets exactly the verdicts of verdicts.json", { concurrency: 2 }, () => {
   before(async () => {
     canaryDir = mkdtempSync(join(REPO_ROOT, "dist", "corpus-canary-"));
-    canary = join(canaryDir, "secret.txt");
-    writeFileSync(canary, SECRET);
-    tmpCanary = join(tmpdir(), `executa-resp-corpus-canary-${RUN}.json`);
-    writeFileSync(tmpCanary, JSON.stringify({ jsonrpc: "2.0", id: 900000, result: { success: true, data: SECRET } }));
     pidDir = join(canaryDir, "pids");
     mkdirSync(pidDir);
     const goDirs = entries.filter(([, e]) => e.launch[0] === "go").map(([, e]) => e.cwd!);
@@ -213,18 +225,20 @@ describe("plugin corpus: every plugin gets exactly the verdicts of verdicts.json
       if (entry.launch[0] === "go" && !hasGo) return t.skip("go is not installed");
       const launch = launchOf(entry);
       if (entry.via !== "cli") {
-        const report = await runChecks(launch, { env: hostileEnv() });
+        const report = await runChecks(launch, { env: pluginEnv(name, entry) });
         compare(name, entry, report.results);
         return;
       }
       const safety = entry.safety ?? {};
-      const run = await runCli(launch, Math.max(safety.exitWithinS ?? 120, 5));
+      const env = pluginEnv(name, entry);
+      const run = await runCli(launch, env, Math.max(safety.exitWithinS ?? 120, 5));
       const problems: string[] = [];
       if (run.timedOut || (safety.exitWithinS !== undefined && run.seconds > safety.exitWithinS)) {
         problems.push(`executa test took ${run.seconds.toFixed(1)} s${run.timedOut ? " and was killed" : ""}; it must exit within ${safety.exitWithinS} s`);
       }
       if (safety.maxRssMiB !== undefined && run.peakRssMiB > safety.maxRssMiB) problems.push(`executa test peaked at ${run.peakRssMiB} MiB RSS (limit ${safety.maxRssMiB} MiB)`);
       if (safety.canaries) {
+        const { canary, tmpCanary } = canaries(name);
         if (!existsSync(canary) || readFileSync(canary, "utf8") !== SECRET) problems.push(`the canary outside the temp folder (${canary}) was deleted or changed`);
         if (!existsSync(tmpCanary) || !readFileSync(tmpCanary, "utf8").includes(SECRET)) problems.push(`the response-like canary in the temp folder (${tmpCanary}) was deleted or changed`);
         if (run.stdout.includes(SECRET)) problems.push("the report contains the canary's secret: the host read a file the plugin named outside the protocol's rules");
