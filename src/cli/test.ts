@@ -8,24 +8,38 @@ import { defineCommand, JSON_OPTION } from "./command.js";
 import { launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
 import { printJson } from "./run.js";
 
+function failedNote(report: ConformanceReport): string {
+  const failed = report.results.filter((x) => x.status === "fail").length;
+  const warned = report.results.filter((x) => x.status === "warn").length;
+  return report.strict && warned ? `${failed} failed, ${warned} warnings (--strict)` : `${failed} failed`;
+}
+
 const list = (values: string[] | undefined) => values?.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
 
 function printHuman(report: ConformanceReport, launch: DetectedLaunch): void {
   const out = process.stdout;
-  const mark = (r: CheckResult) => (r.status === "pass" ? color.green("✔", out) : r.status === "fail" ? color.red("✖", out) : color.yellow("-", out));
+  const marks: Record<CheckResult["status"], string> = {
+    pass: color.green("✔", out),
+    fail: color.red("✖", out),
+    warn: color.yellow("!", out),
+    skip: color.dim("-", out),
+  };
   const width = Math.max(...report.results.map((r) => r.id.length));
   out.write(`${color.dim(`plugin: ${[launch.command, ...launch.args].join(" ").slice(0, 120)} (${launch.source})`, out)}\n`);
   for (const r of report.results) {
     const time = r.ms !== undefined && r.status !== "skip" ? color.dim(`${String(r.ms).padStart(5)} ms`, out) : "        ";
-    const note = r.status === "skip" ? color.dim(`skipped: ${r.message ?? ""}`, out) : r.status === "pass" ? color.dim(r.message ?? "", out) : "";
-    out.write(`${mark(r)} ${r.id.padEnd(width)} ${time}  ${r.status === "fail" ? r.description : note}\n`);
-    if (r.status === "fail") {
-      out.write(`    ${color.red(r.message ?? "failed", out).split("\n").join("\n    ")}\n`);
-      if (r.rule) out.write(`    ${color.dim(`rule: ${r.rule}`, out)}\n`);
+    const problem = r.status === "fail" || r.status === "warn";
+    const note = r.status === "skip" ? color.dim(`skipped: ${r.message ?? ""}`, out) : r.status === "pass" ? color.dim(r.message ?? "", out) : r.description;
+    out.write(`${marks[r.status]} ${r.id.padEnd(width)} ${time}  ${note}\n`);
+    if (problem) {
+      const paint = r.status === "fail" ? color.red : color.yellow;
+      out.write(`    ${paint(`${r.status === "warn" ? "warning: " : ""}${r.message ?? "failed"}`, out).split("\n").join("\n    ")}\n`);
+      if (r.rule) out.write(`    ${color.dim(`rule: ${r.rule.split("\n").join("\n          ")}`, out)}\n`);
     }
   }
   const count = (s: string) => report.results.filter((r) => r.status === s).length;
-  const summary = `${count("pass")} passed, ${count("fail")} failed, ${count("skip")} skipped in ${((report.ms ?? 0) / 1000).toFixed(1)} s${report.seed !== undefined ? ` (fuzz seed ${report.seed})` : ""}`;
+  const warned = count("warn") ? `, ${count("warn")} warning${count("warn") === 1 ? "" : "s"}${report.strict ? " (failures under --strict)" : ""}` : "";
+  const summary = `${count("pass")} passed, ${count("fail")} failed${warned}, ${count("skip")} skipped in ${((report.ms ?? 0) / 1000).toFixed(1)} s${report.seed !== undefined ? ` (fuzz seed ${report.seed})` : ""}`;
   out.write(`${report.passed ? color.green(summary, out) : color.red(summary, out)}\n`);
 }
 
@@ -39,7 +53,8 @@ export const testCommand = defineCommand({
     skip: { type: "string", array: true, describe: "Skip these check ids (comma-separated or repeated)" },
     fuzz: { type: "number", default: 0, describe: "Send N malformed or mutated frames; each must get the right answer" },
     seed: { type: "number", describe: "Seed of the fuzzer (printed by every fuzz run), to reproduce a failure" },
-    fixtures: { type: "string", describe: "Replay the JSONL transcripts in this folder (or file), as written by `executa dev --record`" },
+    fixtures: { type: "string", describe: "Replay the JSONL transcripts in this folder (or file): harness recordings ({t, kind: meta|req|res}, as `executa dev --record` writes them) or {request, expect} lines" },
+    strict: { type: "boolean", default: false, describe: "Warnings (advice the spec gives as a TIP or SHOULD, and heuristics) fail the run too" },
     ...MOCK_HOST_OPTIONS,
     ...JSON_OPTION,
   },
@@ -47,6 +62,7 @@ export const testCommand = defineCommand({
     ["$0 test", "check the plugin in this folder"],
     ["$0 test --fuzz 10000", "add 10 000 fuzz frames"],
     ["$0 test --only describe,health -- python3 plugin.py", "two checks against an explicit command"],
+    ["$0 test --strict", "fail on warnings too (for your own plugins in CI)"],
   ],
   async run(args) {
     if (!Number.isInteger(args.fuzz) || args.fuzz < 0) throw new ExecutaError(`--fuzz must be a whole number of frames, got ${args.fuzz}`);
@@ -63,8 +79,9 @@ export const testCommand = defineCommand({
         fuzz: args.fuzz,
         ...(args.seed !== undefined && { seed: args.seed }),
         ...(args.fixtures && { fixtures: resolve(args.fixtures) }),
+        ...(args.strict && { strict: true }),
         mockHost,
-      }), { quiet: args.json, outcome: (r) => (r.passed ? { status: "ok" } : { status: "failed", note: `${r.results.filter((x) => x.status === "fail").length} failed` }) });
+      }), { quiet: args.json, outcome: (r) => (r.passed ? { status: "ok" } : { status: "failed", note: failedNote(r) }) });
     const mock = unusedRulesReport(mockHost);
     if (args.json) printJson(report.passed ? "ok" : "failed", { ...report, launch: { command: launch.command, args: launch.args, cwd: launch.cwd, source: launch.source }, ...(mock && { mock }) });
     else printHuman(report, launch);

@@ -59,9 +59,18 @@ export interface BrokenCall {
   tool: string;
   arguments: Record<string, Json>;
   what: string;
+  /** -32602 is the right answer (a warning otherwise), or any answer will do (none is a failure). */
+  expect: "invalid-params" | "any-answer";
 }
 
-/** For each tool: one call without a required parameter, one with a parameter of the wrong type. */
+/** The name of an argument no tool declares. */
+export const UNDECLARED_ARGUMENT = "executa_conformance_extra";
+
+/**
+ * For each tool: a call without a required parameter (-32602 expected), one with a parameter of
+ * the wrong type and one with an undeclared extra argument (accepting them is not wrong: any
+ * answer will do, only silence is a failure).
+ */
 export function brokenCalls(tools: readonly ToolDefinition[]): BrokenCall[] {
   const calls: BrokenCall[] = [];
   for (const tool of tools) {
@@ -70,12 +79,13 @@ export function brokenCalls(tools: readonly ToolDefinition[]): BrokenCall[] {
     if (required) {
       const args = validArguments(tool);
       delete args[required.name];
-      calls.push({ tool: tool.name, arguments: args, what: `required parameter '${required.name}' missing` });
+      calls.push({ tool: tool.name, arguments: args, what: `required parameter '${required.name}' missing`, expect: "invalid-params" });
     }
     const typed = required ?? params[0];
     if (typed) {
-      calls.push({ tool: tool.name, arguments: { ...validArguments(tool), [typed.name]: wrongValue(typed) }, what: `'${typed.name}' (${typed.type}) given ${JSON.stringify(wrongValue(typed))}` });
+      calls.push({ tool: tool.name, arguments: { ...validArguments(tool), [typed.name]: wrongValue(typed) }, what: `'${typed.name}' (${typed.type}) given ${JSON.stringify(wrongValue(typed))}`, expect: "any-answer" });
     }
+    calls.push({ tool: tool.name, arguments: { ...validArguments(tool), [UNDECLARED_ARGUMENT]: "x" }, what: `an undeclared argument '${UNDECLARED_ARGUMENT}'`, expect: "any-answer" });
   }
   return calls;
 }

@@ -1,10 +1,24 @@
 /** What every check shares: the launch, the probe session's findings, and sessions it can open. */
-import { MockHost, Session, type LaunchSpec, type MockHostOptions, type SessionOptions } from "../host/index.js";
-import { Timeouts, type Manifest, type ToolDefinition } from "../protocol/index.js";
+import { MockHost, Session, type FileTransportRead, type LaunchSpec, type MockHostOptions, type SessionOptions, type Stray } from "../host/index.js";
+import { PROTOCOL_V2, Timeouts, type Manifest, type ToolDefinition } from "../protocol/index.js";
+
+const TOKEN_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * A credential value for the conformance checks: variants 0 and 1 differ in every character
+ * position (so even a masked preview, first and last four characters, tells them apart), and the
+ * same name and variant always give the same value.
+ */
+export function credentialValue(name: string, variant: 0 | 1): string {
+  let seed = 0;
+  for (const ch of name) seed = (seed * 31 + ch.charCodeAt(0)) % TOKEN_ALPHABET.length;
+  const half = TOKEN_ALPHABET.length / 2;
+  return Array.from({ length: 32 }, (_, i) => TOKEN_ALPHABET[(seed + i * 7 + variant * half) % TOKEN_ALPHABET.length]).join("");
+}
 
 export interface ProbeResult {
   /** The describe answer (possibly late), or why there was none. */
-  describe: { frame?: Record<string, unknown>; ms?: number; timedOut: boolean; error?: string };
+  describe: { frame?: Record<string, unknown>; ms?: number; timedOut: boolean; error?: string; file?: FileTransportRead };
   manifest?: Manifest;
   alive: { ok: boolean; message?: string };
   session: Session;
@@ -36,11 +50,15 @@ export class CheckContext {
     return Array.isArray(tools) ? tools.filter((t) => t && typeof t === "object" && typeof t.name === "string") : [];
   }
 
-  /** A value for every credential the manifest declares. */
-  credentials(): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const c of this.manifest?.credentials ?? []) if (c && typeof c.name === "string") out[c.name] = `conformance-${c.name.toLowerCase()}-value`;
-    return out;
+  /** The names of the credentials the manifest declares. */
+  get credentialNames(): string[] {
+    const list = this.manifest?.credentials;
+    return Array.isArray(list) ? list.map((c) => c?.name).filter((n): n is string => typeof n === "string") : [];
+  }
+
+  /** A value for every credential the manifest declares (variant 0 unless told). */
+  credentials(variant: 0 | 1 = 0): Record<string, string> {
+    return Object.fromEntries(this.credentialNames.map((n) => [n, credentialValue(n, variant)]));
   }
 
   toolTimeoutMs(tool: ToolDefinition): number {
@@ -60,6 +78,23 @@ export class CheckContext {
     session.child.once("exit", () => void mockHost.close());
     return session;
   }
+
+  /** A fresh session that has negotiated `initialize` as the host does before any invoke (a v1 plugin stays on v1). */
+  async invokingSession(options: Partial<SessionOptions> = {}): Promise<Session> {
+    const session = this.session(options);
+    await session.initialize(PROTOCOL_V2).catch(() => undefined);
+    return session;
+  }
+}
+
+/** Answers to nothing the host waited for that arrived at or after `t` (session time). */
+export function straysSince(session: Session, t: number): Stray[] {
+  return session.strays.filter((s) => s.t >= t);
+}
+
+export function describeStray(s: Stray): string {
+  const what = { "null-id": "with id null", "no-id": "without an id member", "unknown-id": `with id ${JSON.stringify(s.frame.id)}, which the host never sent` }[s.kind];
+  return `${what}: ${show(s.frame, 200)}`;
 }
 
 /** The frames of a session for a failure message. */

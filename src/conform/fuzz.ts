@@ -1,9 +1,10 @@
 /** The fuzz check: N seeded malformed or mutated frames, pipelined; each must get its exact answer. */
 import { RpcError } from "../protocol/index.js";
 import { PluginExited, within, type Response, type Session } from "../host/index.js";
-import { frames, show, type CheckContext } from "./context.js";
+import { describeStray, frames, show, type CheckContext } from "./context.js";
 import { generateCases, type FuzzCase } from "./fuzz-cases.js";
-import { fail, pass, skip, type Check } from "./types.js";
+import { Rule } from "./rules.js";
+import { Findings, skip, type Check } from "./types.js";
 
 export const FUZZ_CHECK_ID = "fuzz";
 /** Frames in flight at once. */
@@ -15,7 +16,12 @@ export interface FuzzStats {
   frames: number;
   ms: number;
   framesPerSecond: number;
+  /** Broken MUSTs (a crash, a request never answered, a reply to a notification, a wrong id). */
   failures: string[];
+  /** Advice: wrong error codes, lines that are not requests left unanswered. */
+  warnings: string[];
+  /** The findings, each with its rule. */
+  findings: Findings;
 }
 
 function answerProblem(c: FuzzCase, r: Response): string | undefined {
@@ -49,10 +55,21 @@ async function pinpoint(fresh: () => Session, cases: readonly FuzzCase[], from: 
 
 export async function fuzzSession(session: Session, cases: readonly FuzzCase[], seed: number, fresh?: () => Session): Promise<FuzzStats> {
   const failures: string[] = [];
+  const warnings: string[] = [];
+  const findings = new Findings();
+  const broke = (message: string, rule: string) => {
+    failures.push(message);
+    findings.fail(message, rule);
+  };
+  const advised = (message: string, rule: string) => {
+    warnings.push(message);
+    findings.warn(message, rule);
+  };
   const started = performance.now();
   const inFlight = new Set<Promise<unknown>>();
   const unanswered = new Set<number>();
-  let expectedNull = { [RpcError.ParseError]: 0, [RpcError.InvalidRequest]: 0 } as Record<number, number>;
+  let expectedNull = 0;
+  let wrongCodes = 0;
   let lastSent = -1;
   for (let i = 0; i < cases.length && session.alive; i++) {
     const c = cases[i]!;
@@ -63,14 +80,14 @@ export async function fuzzSession(session: Session, cases: readonly FuzzCase[], 
         (r) => {
           unanswered.delete(i);
           const problem = answerProblem(c, r);
-          if (problem && failures.length < 5) failures.push(`frame #${i} ${problem}\n      sent: ${lineText(c)}`);
+          if (problem && wrongCodes++ < 5) advised(`frame #${i} ${problem}\n      sent: ${lineText(c)}`, Rule.errorCodes);
         },
         () => undefined,
       );
       inFlight.add(p);
       void p.finally(() => inFlight.delete(p));
     } else {
-      if (c.expect.kind === "null") expectedNull[c.expect.code] = (expectedNull[c.expect.code] ?? 0) + 1;
+      if (c.expect.kind === "null") expectedNull++;
       session.sendRaw(c.line);
     }
     if (inFlight.size >= WINDOW) await Promise.race(inFlight);
@@ -91,27 +108,21 @@ export async function fuzzSession(session: Session, cases: readonly FuzzCase[], 
     const culprit = fresh ? await pinpoint(fresh, cases, from, lastSent) : undefined;
     const how = `the plugin exited (${session.exit?.signal ?? `code ${session.exit?.code}`}) during the fuzz (seed ${seed})`;
     const err = session.stderr.trim().split("\n").slice(-2).join(" / ").slice(0, 300);
-    if (culprit !== undefined) failures.unshift(`${how}; replayed alone, frame #${culprit} (${cases[culprit]!.label}) kills it:\n      sent: ${lineText(cases[culprit]!)}${err ? `\n      stderr: ${err}` : ""}`);
-    else failures.unshift(`${how}, at or before frame #${lastSent}${err ? `\n      stderr: ${err}` : ""}`);
-  } else if (inFlight.size > 0) {
-    failures.push(`${inFlight.size} frame(s) with an id were never answered (seed ${seed})`);
+    if (culprit !== undefined) broke(`${how}; replayed alone, frame #${culprit} (${cases[culprit]!.label}) kills it:\n      sent: ${lineText(cases[culprit]!)}${err ? `\n      stderr: ${err}` : ""}`, Rule.keepReading);
+    else broke(`${how}, at or before frame #${lastSent}${err ? `\n      stderr: ${err}` : ""}`, Rule.keepReading);
+  } else if (unanswered.size > 0) {
+    const first = [...unanswered][0]!;
+    broke(`${unanswered.size} frame(s) with an id were never answered (seed ${seed}), e.g. frame #${first} (${cases[first]!.label}): ${lineText(cases[first]!)}`, Rule.reply);
   }
-  const got: Record<number, number> = {};
-  for (const f of session.nullIdResponses) {
-    const code = (f.error as { code?: number } | undefined)?.code ?? 0;
-    got[code] = (got[code] ?? 0) + 1;
-  }
-  for (const code of new Set([...Object.keys(expectedNull), ...Object.keys(got)].map(Number))) {
-    const want = session.alive ? (expectedNull[code] ?? 0) : Math.min(expectedNull[code] ?? 0, got[code] ?? 0);
-    if ((got[code] ?? 0) !== want) {
-      const example = session.nullIdResponses.find((f) => (f.error as { code?: number } | undefined)?.code === code);
-      failures.push(`expected ${want} answer(s) with id null and code ${code}, got ${got[code] ?? 0}${example ? ` (e.g. ${show(example, 160)})` : ""} (seed ${seed})`);
-    }
-  }
-  if (session.unmatched.length) failures.push(`${session.unmatched.length} answer(s) carry ids nobody sent, e.g. ${show(session.unmatched[0], 160)}`);
-  if (session.noise.length) failures.push(`stdout carried ${session.noise.length} line(s) that are not JSON-RPC frames, e.g. ${JSON.stringify(session.noise[0]!.line.slice(0, 120))}`);
-  expectedNull = {};
-  return { frames: lastSent + 1, ms, framesPerSecond: Math.round(((lastSent + 1) / ms) * 1000), failures };
+  const nulls = [...session.nullIdCodes.values()].reduce((a, b) => a + b, 0);
+  const want = session.alive ? expectedNull : Math.min(expectedNull, nulls);
+  const example = () => session.strays.find((s) => s.kind === "null-id");
+  if (nulls > want) broke(`${nulls} answer(s) with id null for ${want} line(s) that warrant one: the rest answer notifications or requests that had an id (seed ${seed}), e.g. ${show(example()?.frame, 160)}`, Rule.noNotificationReply);
+  else if (nulls < want) advised(`${want - nulls} of ${want} line(s) that are not requests (bad JSON, not an object, a bad id) got no answer with id null (seed ${seed})`, Rule.errorCodes);
+  const wrongIds = session.strays.filter((s) => s.kind !== "null-id");
+  if (wrongIds.length) broke(`${session.strayCount - nulls} answer(s) carry no id or an id nobody sent, e.g. ${describeStray(wrongIds[0]!)}`, Rule.responseId);
+  if (session.noiseCount) broke(`stdout carried ${session.noiseCount} line(s) that are not JSON-RPC frames, e.g. ${JSON.stringify(session.noise[0]!.line.slice(0, 120))}`, Rule.stdoutFrames);
+  return { frames: lastSent + 1, ms, framesPerSecond: Math.round(((lastSent + 1) / ms) * 1000), failures, warnings, findings };
 }
 
 export function fuzzCheck(count: number, seed: number): Check {
@@ -127,11 +138,10 @@ export function fuzzCheck(count: number, seed: number): Check {
       try {
         await session.request("executa.conformance/fuzz-start", undefined, 5000);
       } catch (error) {
-        if (error instanceof PluginExited) return fail(`${error.message}${frames(session)}`);
+        if (error instanceof PluginExited) return { status: "fail", message: `${error.message}${frames(session)}`, rule: Rule.keepReading };
       }
       const stats = await fuzzSession(session, cases, seed, () => ctx.session({ maxRecords: 50 }));
-      if (stats.failures.length) return fail(`${stats.failures.join("\n  ")}\n  reproduce with --fuzz ${count} --seed ${seed}`);
-      return pass(`${stats.frames} frames, ${stats.framesPerSecond} frames/s, seed ${seed}`);
+      return stats.findings.outcome(`${stats.frames} frames, ${stats.framesPerSecond} frames/s, seed ${seed}`, `\n  reproduce with --fuzz ${count} --seed ${seed}`);
     },
   };
 }

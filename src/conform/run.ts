@@ -2,7 +2,7 @@
 import { ExecutaError } from "../common/errors.js";
 import { PluginExited, prepareLaunch, Session, TIMED_OUT, within, type LaunchSpec, type MockHostOptions } from "../host/index.js";
 import { Timeouts, type Manifest } from "../protocol/index.js";
-import { CHECKS, manifestTextCheck, STDOUT_CHECK_ID } from "./checks/index.js";
+import { CHECKS, manifestTextCheck } from "./checks/index.js";
 import { CheckContext, frames, type ProbeResult, type Shared } from "./context.js";
 import { fixtureChecks } from "./fixtures.js";
 import { fuzzCheck, FUZZ_CHECK_ID } from "./fuzz.js";
@@ -26,7 +26,7 @@ async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, 
       timedOut = true;
       r = await within(promise, LATE_DESCRIBE_MS);
     }
-    describe = r === TIMED_OUT ? { timedOut: true, error: `no answer within ${(Timeouts.describeMs + LATE_DESCRIBE_MS) / 1000} s` } : { frame: r.frame, ms: r.ms, timedOut };
+    describe = r === TIMED_OUT ? { timedOut: true, error: `no answer within ${(Timeouts.describeMs + LATE_DESCRIBE_MS) / 1000} s` } : { frame: r.frame, ms: r.ms, timedOut, ...(r.file && { file: r.file }) };
   } catch (error) {
     if (error instanceof PluginExited && error.spawnError) {
       throw new ExecutaError(`cannot start the plugin (${launch.command}): ${error.spawnError.message}`, { hint: "check the command, or pass it after --: executa test -- <command> [args]" });
@@ -35,7 +35,7 @@ async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, 
     const err = [...new Set([...lines.filter((l) => /error|exception|traceback|panic/i.test(l)).slice(0, 2), ...lines.slice(-1)])].join(" / ");
     describe = { timedOut: false, error: `${(error as Error).message} before answering${err ? ` (stderr: ${err.slice(0, 300)})` : ""}` };
   }
-  const result = describe.frame?.result;
+  const result = describe.file?.error ? undefined : describe.frame?.result;
   const manifest = result && typeof result === "object" && !Array.isArray(result) ? (result as Manifest) : undefined;
   let alive: ProbeResult["alive"];
   if (!describe.frame) {
@@ -54,6 +54,12 @@ async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, 
     }
   }
   return { describe, ...(manifest && { manifest }), alive, session };
+}
+
+function messageOf(outcome: Outcome): { message?: string } {
+  if (outcome.status === "fail" || outcome.status === "warn") return { message: outcome.message };
+  if (outcome.status === "skip") return { message: outcome.reason };
+  return outcome.note ? { message: outcome.note } : {};
 }
 
 function unmet(needs: readonly Prerequisite[], probe: ProbeResult): string | undefined {
@@ -120,22 +126,28 @@ export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mo
         id: check.id,
         description: check.description,
         status: outcome.status,
-        rule: check.rule,
+        ...messageOf(outcome),
+        rule: ("rule" in outcome && outcome.rule) || check.rule,
         ms: Math.round(performance.now() - t0),
-        ...(outcome.status === "fail" ? { message: outcome.message } : outcome.status === "skip" ? { message: outcome.reason } : outcome.note ? { message: outcome.note } : {}),
       };
       results.set(check.id, result);
       options.onResult?.(result);
     };
     await shared.probe.session.dispose();
-    const stdout = checks.find((c) => c.id === STDOUT_CHECK_ID);
-    await pool(checks.filter((c) => c !== stdout), options.concurrency ?? 4, runOne);
-    if (stdout) await runOne(stdout);
+    await pool(checks.filter((c) => !c.last), options.concurrency ?? 4, runOne);
+    for (const check of checks.filter((c) => c.last)) await runOne(check);
   } finally {
     await Promise.all(shared.sessions.map((s) => s.session.dispose()));
     prepared.cleanup();
   }
   const ordered = checks.map((c) => results.get(c.id)!).filter(Boolean);
   const fuzzRan = ordered.some((r) => r.id === FUZZ_CHECK_ID && r.status !== "skip");
-  return { passed: !ordered.some((r) => r.status === "fail"), results: ordered, ms: Math.round(performance.now() - started), ...(fuzzRan && { seed }) };
+  const failing = (r: CheckResult) => r.status === "fail" || (options.strict === true && r.status === "warn");
+  return {
+    passed: !ordered.some(failing),
+    ...(options.strict && { strict: true }),
+    results: ordered,
+    ms: Math.round(performance.now() - started),
+    ...(fuzzRan && { seed }),
+  };
 }

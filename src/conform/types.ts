@@ -2,21 +2,28 @@
 import type { LaunchSpec } from "../host/index.js";
 import type { CheckContext } from "./context.js";
 
-export type CheckStatus = "pass" | "fail" | "skip";
+/**
+ * `fail`: a MUST of the protocol is broken (the rule is quoted). `warn`: advice (a TIP, SHOULD,
+ * the reference's matrix) or a heuristic. `skip`: the behaviour could not be observed.
+ */
+export type CheckStatus = "pass" | "fail" | "warn" | "skip";
 
 export interface CheckResult {
   id: string;
   description: string;
   status: CheckStatus;
-  /** Fail: what broke, the rule and the frames that show it. Skip: why. Pass: a note, if any. */
+  /** Fail or warn: what broke and the frames that show it. Skip: why. Pass: a note, if any. */
   message?: string;
-  /** The spec rule the check enforces. */
+  /** The rule: for a fail or warn, the text it broke; otherwise what the check enforces. */
   rule?: string;
   ms?: number;
 }
 
 export interface ConformanceReport {
+  /** No failure (and, with `strict`, no warning). */
   passed: boolean;
+  /** Warnings were turned into failures. */
+  strict?: boolean;
   results: CheckResult[];
   /** Wall time of the whole suite. */
   ms?: number;
@@ -24,7 +31,11 @@ export interface ConformanceReport {
   seed?: number;
 }
 
-export type Outcome = { status: "pass"; note?: string } | { status: "fail"; message: string } | { status: "skip"; reason: string };
+export type Outcome =
+  | { status: "pass"; note?: string }
+  | { status: "fail"; message: string; rule?: string }
+  | { status: "warn"; message: string; rule?: string }
+  | { status: "skip"; reason: string };
 
 /** What a check needs from the probe session before it can say anything. */
 export type Prerequisite = "alive" | "manifest" | "tools";
@@ -34,6 +45,8 @@ export interface Check {
   description: string;
   rule: string;
   needs: Prerequisite[];
+  /** Runs after every other check (it reads what their sessions saw). */
+  last?: boolean;
   run(ctx: CheckContext): Promise<Outcome>;
 }
 
@@ -43,6 +56,8 @@ export interface RunOptions {
   /** Number of fuzz frames (0 or absent: the fuzz check is skipped). */
   fuzz?: number;
   seed?: number;
+  /** Warnings count as failures. */
+  strict?: boolean;
   /** The describe result, canonicalised, must equal this text byte for byte. */
   expectManifestText?: string;
   /** Extra environment for the plugin, on top of the launch's. */
@@ -58,5 +73,35 @@ export interface RunOptions {
 export type { LaunchSpec };
 
 export const pass = (note?: string): Outcome => ({ status: "pass", ...(note && { note }) });
-export const fail = (message: string): Outcome => ({ status: "fail", message });
+export const fail = (message: string, rule?: string): Outcome => ({ status: "fail", message, ...(rule && { rule }) });
+export const warn = (message: string, rule?: string): Outcome => ({ status: "warn", message, ...(rule && { rule }) });
 export const skip = (reason: string): Outcome => ({ status: "skip", reason });
+
+/** Problems found one by one, then one outcome: fail when any broke a MUST, else warn when any is advice. */
+export class Findings {
+  private readonly fails: { message: string; rule: string }[] = [];
+  private readonly warns: { message: string; rule: string }[] = [];
+
+  fail(message: string, rule: string): void {
+    this.fails.push({ message, rule });
+  }
+
+  warn(message: string, rule: string): void {
+    this.warns.push({ message, rule });
+  }
+
+  get failed(): boolean {
+    return this.fails.length > 0;
+  }
+
+  outcome(passNote?: string, tail = ""): Outcome {
+    const join = (list: { message: string }[]) => list.map((f) => f.message).join("\n  ");
+    const rules = (list: { rule: string }[]) => [...new Set(list.map((f) => f.rule))].join("\n");
+    if (this.fails.length) {
+      const also = this.warns.length ? `\n  also (warnings):\n  ${join(this.warns)}` : "";
+      return fail(`${join(this.fails)}${also}${tail}`, rules(this.fails));
+    }
+    if (this.warns.length) return warn(`${join(this.warns)}${tail}`, rules(this.warns));
+    return pass(passNote);
+  }
+}

@@ -1,15 +1,19 @@
 export { detectLaunch, type LaunchSpec, type DetectedLaunch } from "./launch.js";
 export { prepareLaunch, type PreparedLaunch } from "./prepare.js";
+export { Session } from "./session.js";
 export {
-  Session, PluginExited, RpcTimeout, within, TIMED_OUT, describeExit,
-  type SessionOptions, type InvokeOptions, type Response, type FrameRecord, type ExitInfo, type Direction,
-} from "./session.js";
+  PluginExited, RpcTimeout, within, TIMED_OUT, describeExit,
+  type SessionOptions, type InvokeOptions, type Response, type FrameRecord, type ExitInfo, type Direction, type Noise, type Stray,
+} from "./session-types.js";
 export {
   MockHost, MockRuleSet, loadRules, parseRules, samplingFlag, promptText, SCOPES, SCHEMA_LIMITS, DEFAULT_CANNED_TEXT,
   type MockHostOptions, type MockRule, type UnusedRule, type SamplingMode, type ReverseRecord, type ReverseEvent, type ReverseObserver,
   type ActiveInvoke, type ReverseContext, type Answer, type AnsweredBy, type ErrorBody, type ManualReply, type ManualRequest,
   type StructuredSupport, type Scope, type KvEntry, type KvItem, type KvStore, type FileEntry, type FileItem, type FileStore,
 } from "./mock/index.js";
-export { readFileTransport, isFileTransportPointer, type FileTransportRead } from "./file-transport.js";
+export {
+  readFileTransport, isFileTransportPointer, FILE_TRANSPORT_MAX_BYTES, FILE_TRANSPORT_PREFIX,
+  type FileTransportRead, type TransportFolder,
+} from "./file-transport.js";
 export { matches, ANY } from "./match.js";
-export { LineSplitter } from "./lines.js";
+export { LineSplitter, type OversizeLine } from "./lines.js";

@@ -1,85 +1,25 @@
 /**
  * One running plugin, spoken to the way the Agent speaks to it: requests with ids, invokes with a
- * context, reverse requests answered by the mock host, file transport read and deleted, every
- * frame recorded with its time, stderr captured, SIGTERM then SIGKILL.
+ * context, reverse requests answered by the mock host, file transport read and deleted by the
+ * safe rules, every frame recorded with its time within a memory budget, stderr captured, and at
+ * the end SIGTERM then SIGKILL to the plugin's whole process group.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FILE_TRANSPORT_KEY, PROTOCOL_V1, PROTOCOL_V2, Timeouts, type Json } from "../protocol/index.js";
-import { isFileTransportPointer, readFileTransport, type FileTransportRead } from "./file-transport.js";
+import { FILE_TRANSPORT_KEY, MAX_FRAME_BYTES, PROTOCOL_V1, PROTOCOL_V2, Timeouts, type Json } from "../protocol/index.js";
+import { isFileTransportPointer, readFileTransport, type FileTransportRead, type TransportFolder } from "./file-transport.js";
 import type { LaunchSpec } from "./launch.js";
-import { LineSplitter } from "./lines.js";
+import { LineSplitter, type OversizeLine } from "./lines.js";
 import { MockHost, type ActiveInvoke } from "./mock/index.js";
-
-export type Direction = "send" | "recv" | "noise" | "stderr";
-
-export interface FrameRecord {
-  /** Milliseconds since the session started. */
-  t: number;
-  dir: Direction;
-  /** The line (cut to `recordChars`), or a chunk of stderr. */
-  text: string;
-  bytes: number;
-}
-
-export interface ExitInfo {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  t: number;
-}
-
-export interface Response {
-  frame: Record<string, unknown>;
-  /** Milliseconds from the request to its answer. */
-  ms: number;
-  /** Set when the answer came by file transport. */
-  file?: FileTransportRead;
-}
-
-export class PluginExited extends Error {
-  constructor(readonly exit: ExitInfo | undefined, readonly spawnError?: Error) {
-    super(spawnError ? `the plugin could not start: ${spawnError.message}` : `the plugin exited (${describeExit(exit)})`);
-  }
-}
-
-export class RpcTimeout extends Error {
-  constructor(readonly method: string, readonly ms: number) {
-    super(`no answer to ${method} within ${ms / 1000} s`);
-  }
-}
-
-export function describeExit(exit: ExitInfo | undefined): string {
-  if (!exit) return "still running";
-  return exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
-}
-
-export interface SessionOptions {
-  mockHost?: MockHost;
-  /** Give the plugin its own temp folder (TMPDIR, TEMP, TMP), to see what it leaves there. */
-  privateTmp?: boolean;
-  /** Extra environment on top of the launch's. */
-  env?: NodeJS.ProcessEnv;
-  /** The manifest's host_capabilities, when describe is not sent on this session. */
-  hostCapabilities?: readonly string[];
-  /** Keep at most this many records (the oldest go first); default 20 000. */
-  maxRecords?: number;
-  recordChars?: number;
-  onRecord?: (record: FrameRecord) => void;
-  /** Called with each reverse request's record after the mock host answered it. */
-  onReverse?: (method: string, params: unknown, answer: unknown) => void;
-}
-
-export interface InvokeOptions {
-  credentials?: Record<string, string>;
-  invokeId?: string;
-  deadlineMs?: number;
-  /** How long to wait for the answer; default the tool's timeout as the Agent gives it (60 s). */
-  timeoutMs?: number;
-  id?: string | number;
-}
+import { endGroup, signalGroup, spawnInGroup } from "./process-group.js";
+import { BoundedList } from "./record-log.js";
+import {
+  PluginExited, RpcTimeout, TIMED_OUT, within,
+  type Direction, type ExitInfo, type FrameRecord, type InvokeOptions, type Noise, type Response, type SessionOptions, type Stray,
+} from "./session-types.js";
 
 interface Pending {
   method: string;
@@ -90,30 +30,20 @@ interface Pending {
 }
 
 const idKey = (id: unknown) => `${typeof id}:${String(id)}`;
-export const TIMED_OUT = Symbol("timed out");
-
-/** The value of `promise`, or TIMED_OUT after `ms` (the promise keeps running). */
-export function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms))),
-  ]);
-}
+/** After the plugin exits, how long its stdout may stay open (frames written just before the exit) before the host stops reading. */
+const STDOUT_DRAIN_MS = 500;
+/** At the end of a session, how long the group has between SIGTERM and SIGKILL. */
+const END_GRACE_MS = 1000;
+const DEFAULT_RECORD_BUDGET = 32 * 1024 * 1024;
 
 export class Session {
   readonly child: ChildProcessWithoutNullStreams;
-  readonly transcript: FrameRecord[] = [];
   readonly mockHost: MockHost;
-  /** stdout lines that are not JSON-RPC 2.0 frames (each with why). */
-  readonly noise: { line: string; why: string; t: number }[] = [];
-  /** Answers with `id: null` (parse errors, invalid requests), in order. */
-  readonly nullIdResponses: Record<string, unknown>[] = [];
-  /** Answers whose id matches no request of ours. */
-  readonly unmatched: Record<string, unknown>[] = [];
-  readonly fileTransports: FileTransportRead[] = [];
   readonly activeInvokes = new Map<string, ActiveInvoke>();
+  /** The plugin's own temp folder (its TMPDIR), when the host made one. */
   readonly tmpDir: string | undefined;
+  /** Where file-transport files may be: the temp folder the plugin was started with. */
+  readonly transportFolder: TransportFolder;
   negotiatedV2 = false;
   protocolVersion: string | undefined;
   hostCapabilities: readonly string[] | undefined;
@@ -121,6 +51,19 @@ export class Session {
   spawnError: Error | undefined;
   /** Set when stdout ended in the middle of a line. */
   partialLine: string | undefined;
+  /** Set when the plugin exited but something it started kept its stdout open. */
+  stdoutHeldOpen = false;
+  /** stdout lines over the 16 MiB limit: cut, counted, not read. */
+  readonly oversizeLines: { bytes: number; head: string; ended: boolean; t: number }[] = [];
+  /** Bytes read from stdout so far, and when the last ones came. */
+  stdoutBytes = 0;
+  lastStdoutAt = 0;
+  /** Answers with `id: null`, per error code (every one, however many). */
+  readonly nullIdCodes = new Map<unknown, number>();
+  private readonly records: BoundedList<FrameRecord>;
+  private readonly noiseLog = new BoundedList<Noise>(200);
+  private readonly strayLog = new BoundedList<Stray>(1000);
+  private readonly transportLog = new BoundedList<FileTransportRead>(1000);
   private stderrTail = "";
   private readonly started = performance.now();
   private readonly pending = new Map<string, Pending>();
@@ -129,38 +72,56 @@ export class Session {
   private readonly closedPromise: Promise<void>;
   private readonly nullListeners = new Set<(f: Record<string, unknown>) => void>();
   private transportsInFlight = 0;
+  private ended: Promise<void> | undefined;
 
   constructor(launch: LaunchSpec, private readonly options: SessionOptions = {}) {
     this.mockHost = options.mockHost ?? new MockHost();
     this.hostCapabilities = options.hostCapabilities;
+    this.records = new BoundedList(options.maxRecords ?? 20_000, options.recordBudget ?? DEFAULT_RECORD_BUDGET, (r) => r.text.length);
     const env: NodeJS.ProcessEnv = { ...(launch.env ?? process.env), ...options.env };
-    if (options.privateTmp) {
-      this.tmpDir = mkdtempSync(join(tmpdir(), "executa-tmp-"));
+    if (options.privateTmp !== false) {
+      this.tmpDir = mkdtempSync(join(tmpdir(), "executa-session-"));
       env.TMPDIR = env.TEMP = env.TMP = this.tmpDir;
+      const { dev, ino } = lstatSync(this.tmpDir);
+      this.transportFolder = { path: this.tmpDir, identity: { dev, ino } };
+    } else {
+      this.transportFolder = { path: env.TMPDIR || env.TEMP || env.TMP || tmpdir() };
     }
-    this.child = spawn(launch.command, launch.args, { cwd: launch.cwd, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+    this.child = spawnInGroup(launch.command, launch.args, { cwd: launch.cwd, env });
     this.child.stdin.on("error", () => undefined);
-    const splitter = new LineSplitter((line) => this.onLine(line));
-    this.child.stdout.on("data", (chunk: Buffer) => splitter.push(chunk));
+    const splitter = new LineSplitter((line) => this.onLine(line), { onOversize: (o) => this.onOversize(o) });
+    this.child.stdout.on("data", (chunk: Buffer) => {
+      this.stdoutBytes += chunk.length;
+      this.lastStdoutAt = this.now();
+      splitter.push(chunk);
+    });
     this.child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-64 * 1024);
       this.record("stderr", chunk, Buffer.byteLength(chunk));
-    });
-    this.child.on("exit", (code, signal) => {
-      this.exit = { code, signal, t: this.now() };
     });
     this.closedPromise = new Promise((resolve) => {
       const done = () => {
         if (this.closed) return;
         this.closed = true;
         const rest = splitter.flush();
-        if (rest && rest.length) this.partialLine = rest.toString("utf8").slice(0, 200);
+        if (rest && rest.length) this.partialLine = rest.subarray(0, 200).toString("utf8");
         const error = new PluginExited(this.exit, this.spawnError);
         for (const p of this.pending.values()) p.reject(error);
         this.pending.clear();
         resolve();
       };
       this.child.on("close", done);
+      this.child.on("exit", (code, signal) => {
+        this.exit = { code, signal, t: this.now() };
+        // Never wait on a pipe held open by a grandchild: read what the plugin wrote, then stop.
+        setTimeout(() => {
+          if (this.closed) return;
+          this.stdoutHeldOpen = true;
+          this.child.stdout.destroy();
+          this.child.stderr.destroy();
+          done();
+        }, STDOUT_DRAIN_MS);
+      });
       this.child.on("error", (error) => {
         this.spawnError = error;
         done();
@@ -180,55 +141,136 @@ export class Session {
     return !this.closed && this.exit === undefined;
   }
 
-  private record(dir: Direction, text: string, bytes: number): void {
+  /** Every frame and stderr chunk, oldest first, within the budget (see `transcriptDropped`). */
+  get transcript(): FrameRecord[] {
+    return this.records.list;
+  }
+
+  /** Records dropped, oldest first, to keep the transcript within its budget. */
+  get transcriptDropped(): number {
+    return this.records.dropped;
+  }
+
+  /** stdout lines that are not JSON-RPC 2.0 frames (the latest 200; `noiseCount` counts all). */
+  get noise(): Noise[] {
+    return this.noiseLog.list;
+  }
+
+  get noiseCount(): number {
+    return this.noiseLog.total;
+  }
+
+  /** Answers to nothing the host waits for (the latest 1000; `strayCount` counts all). */
+  get strays(): Stray[] {
+    return this.strayLog.list;
+  }
+
+  get strayCount(): number {
+    return this.strayLog.total;
+  }
+
+  /** Answers with `id: null`, in order. */
+  get nullIdResponses(): Record<string, unknown>[] {
+    return this.strays.filter((s) => s.kind === "null-id").map((s) => s.frame);
+  }
+
+  /** Answers whose id matches no request of ours, or that have no id at all. */
+  get unmatched(): Record<string, unknown>[] {
+    return this.strays.filter((s) => s.kind !== "null-id").map((s) => s.frame);
+  }
+
+  /** Every file-transport pointer the plugin sent, read or refused. */
+  get fileTransports(): FileTransportRead[] {
+    return this.transportLog.list;
+  }
+
+  private record(dir: Direction, text: string, bytes: number): FrameRecord {
     const max = this.options.recordChars ?? 2000;
     const rec: FrameRecord = { t: this.now(), dir, text: text.length > max ? `${text.slice(0, max)}… (${bytes} bytes)` : text, bytes };
-    this.transcript.push(rec);
-    if (this.transcript.length > (this.options.maxRecords ?? 20_000)) this.transcript.shift();
+    this.records.push(rec);
     this.options.onRecord?.(rec);
+    return rec;
+  }
+
+  private addNoise(line: string, why: string): void {
+    this.noiseLog.push({ line: line.slice(0, 500), why, t: this.now() });
+  }
+
+  private onOversize(o: OversizeLine): void {
+    const head = o.head.toString("utf8");
+    const limit = `over the ${MAX_FRAME_BYTES / 1024 / 1024} MiB limit`;
+    const why = o.ended ? `a line of ${o.bytes} bytes, ${limit} (cut, not read)` : `${o.bytes} bytes without a newline before stdout ended, ${limit} (cut, not read)`;
+    this.oversizeLines.push({ bytes: o.bytes, head: head.slice(0, 200), ended: o.ended, t: this.now() });
+    this.record("noise", `${head}… (${why})`, o.bytes);
+    this.addNoise(head, why);
   }
 
   private onLine(raw: Buffer): void {
     const text = raw.toString("utf8");
     const trimmed = text.trim();
-    this.record(trimmed ? "recv" : "noise", text, raw.length);
-    if (!trimmed) {
-      this.noise.push({ line: text, why: "a blank line", t: this.now() });
-      return;
-    }
+    const rec = this.record(trimmed ? "recv" : "noise", text, raw.length);
     let frame: unknown;
     try {
-      frame = JSON.parse(trimmed);
+      frame = trimmed ? JSON.parse(trimmed) : undefined;
     } catch {
-      this.transcript[this.transcript.length - 1]!.dir = "noise";
-      this.noise.push({ line: text.slice(0, 500), why: "not JSON", t: this.now() });
-      return;
+      frame = undefined;
     }
-    if (!frame || typeof frame !== "object" || Array.isArray(frame)) {
-      this.noise.push({ line: text.slice(0, 500), why: "not a JSON object", t: this.now() });
+    const why = !trimmed ? "a blank line" : frame === undefined ? "not JSON" : !frame || typeof frame !== "object" || Array.isArray(frame) ? "not a JSON object" : undefined;
+    if (why) {
+      rec.dir = "noise";
+      this.addNoise(text, why);
       return;
     }
     const f = frame as Record<string, unknown>;
-    if (f.jsonrpc !== "2.0") this.noise.push({ line: text.slice(0, 500), why: 'no "jsonrpc": "2.0"', t: this.now() });
+    if (f.jsonrpc !== "2.0") this.addNoise(text, 'no "jsonrpc": "2.0"');
     if (typeof f.method === "string") {
       if ("id" in f) this.answerReverse(f);
       return; // a notification from the plugin: nothing to answer
     }
     if (!("id" in f)) {
-      this.noise.push({ line: text.slice(0, 500), why: "neither a request nor a response (no method, no id)", t: this.now() });
+      if ("result" in f || "error" in f) this.stray("no-id", f);
+      else this.addNoise(text, "neither a request nor a response (no method, no id)");
       return;
     }
-    if (isFileTransportPointer(f)) {
-      this.transportsInFlight++;
-      void readFileTransport(String(f[FILE_TRANSPORT_KEY])).then((read) => {
-        this.transportsInFlight--;
-        this.fileTransports.push(read);
-        const inner = read.frame ?? { jsonrpc: "2.0", id: f.id, error: { code: 0, message: `file transport failed: ${read.error}` } };
-        this.route({ ...inner, id: f.id }, read);
-      });
-      return;
-    }
+    if (isFileTransportPointer(f)) return this.onPointer(f);
     this.route(f);
+  }
+
+  private stray(kind: Stray["kind"], f: Record<string, unknown>): void {
+    this.strayLog.push({ t: this.now(), kind, frame: f });
+    if (kind !== "null-id") return;
+    const code = (f.error as { code?: unknown } | undefined)?.code;
+    this.nullIdCodes.set(code, (this.nullIdCodes.get(code) ?? 0) + 1);
+    for (const l of this.nullListeners) l(f);
+  }
+
+  /** The pending request with this id, taken out of the table (each id is answered once). */
+  private take(id: unknown): Pending | undefined {
+    const key = idKey(id);
+    const p = this.pending.get(key);
+    if (p) {
+      this.pending.delete(key);
+      if (p.invokeId !== undefined) this.activeInvokes.delete(p.invokeId);
+    }
+    return p;
+  }
+
+  /** File transport only answers a request the host is waiting for; any other pointer is refused, its file left alone. */
+  private onPointer(f: Record<string, unknown>): void {
+    const path = String(f[FILE_TRANSPORT_KEY]);
+    const p = f.id === null ? undefined : this.take(f.id);
+    if (!p) {
+      this.transportLog.push({ path, error: `refused: a pointer for id ${JSON.stringify(f.id)}, which the host is not waiting for; the file was left alone`, deleted: false, refused: true });
+      this.stray(f.id === null ? "null-id" : "unknown-id", f);
+      return;
+    }
+    this.transportsInFlight++;
+    void readFileTransport(path, this.transportFolder).then((read) => {
+      this.transportsInFlight--;
+      this.transportLog.push(read);
+      const inner = read.frame ?? { jsonrpc: "2.0", id: f.id, error: { code: 0, message: `file transport failed: ${read.error}` } };
+      p.resolve({ frame: { ...inner, id: f.id }, ms: Math.round(performance.now() - p.sent), file: read });
+    });
   }
 
   private answerReverse(f: Record<string, unknown>): void {
@@ -243,21 +285,11 @@ export class Session {
     });
   }
 
-  private route(f: Record<string, unknown>, file?: FileTransportRead): void {
-    if (f.id === null || f.id === undefined) {
-      this.nullIdResponses.push(f);
-      for (const l of this.nullListeners) l(f);
-      return;
-    }
-    const key = idKey(f.id);
-    const p = this.pending.get(key);
-    if (!p) {
-      this.unmatched.push(f);
-      return;
-    }
-    this.pending.delete(key);
-    if (p.invokeId !== undefined) this.activeInvokes.delete(p.invokeId);
-    p.resolve({ frame: f, ms: Math.round(performance.now() - p.sent), ...(file && { file }) });
+  private route(f: Record<string, unknown>): void {
+    if (f.id === null || f.id === undefined) return this.stray("null-id", f);
+    const p = this.take(f.id);
+    if (!p) return this.stray("unknown-id", f);
+    p.resolve({ frame: f, ms: Math.round(performance.now() - p.sent) });
   }
 
   /** Resolves with the next answer that has `id: null`. */
@@ -300,22 +332,23 @@ export class Session {
     });
   }
 
-  /** Sends a request and returns its answer's promise (no timeout; rejects if the plugin exits). */
-  call(method: string, params?: unknown, id: string | number = this.nextId++, invokeId?: string): Promise<Response> {
-    const promise = new Promise<Response>((resolve, reject) => {
+  private expect(id: string | number, method: string, invokeId?: string): Promise<Response> {
+    return new Promise<Response>((resolve, reject) => {
       if (this.closed) return reject(new PluginExited(this.exit, this.spawnError));
       this.pending.set(idKey(id), { method, sent: performance.now(), resolve, reject, ...(invokeId !== undefined && { invokeId }) });
     });
+  }
+
+  /** Sends a request and returns its answer's promise (no timeout; rejects if the plugin exits). */
+  call(method: string, params?: unknown, id: string | number = this.nextId++, invokeId?: string): Promise<Response> {
+    const promise = this.expect(id, method, invokeId);
     this.send({ jsonrpc: "2.0", id, method, ...(params !== undefined && { params }) });
     return promise;
   }
 
   /** Writes a raw line and waits for the answer with `id` (for frames built by hand). */
   callRaw(line: string | Buffer, id: string | number, method = "raw"): Promise<Response> {
-    const promise = new Promise<Response>((resolve, reject) => {
-      if (this.closed) return reject(new PluginExited(this.exit, this.spawnError));
-      this.pending.set(idKey(id), { method, sent: performance.now(), resolve, reject });
-    });
+    const promise = this.expect(id, method);
     this.sendRaw(line);
     return promise;
   }
@@ -385,28 +418,39 @@ export class Session {
     if (!this.child.stdin.writableEnded) this.child.stdin.end();
   }
 
-  /** SIGTERM, then SIGKILL after the grace period, as the Agent stops a plugin. */
+  /** SIGTERM to the plugin, then SIGKILL to its group after the grace period, as the Agent stops a plugin. */
   async terminate(graceMs: number = Timeouts.sigtermGraceMs): Promise<{ exit: ExitInfo | undefined; killed: boolean }> {
-    if (!this.alive) return { exit: this.exit, killed: false };
+    if (!this.alive) {
+      await this.end();
+      return { exit: this.exit, killed: false };
+    }
     this.child.kill("SIGTERM");
     const exit = await this.waitExit(graceMs);
-    if (exit || !this.alive) return { exit: exit ?? this.exit, killed: false };
-    this.child.kill("SIGKILL");
-    return { exit: await this.waitExit(2000), killed: true };
+    if (exit || !this.alive) {
+      await this.end();
+      return { exit: exit ?? this.exit, killed: false };
+    }
+    signalGroup(this.child.pid, this.child, "SIGKILL");
+    const killed = await this.waitExit(2000);
+    await this.end();
+    return { exit: killed, killed: true };
   }
 
-  /** Ends the session quickly: EOF, a short wait, then SIGKILL. Removes the private temp folder. */
+  /** Ends the whole process group (SIGTERM, then SIGKILL), once. */
+  private end(): Promise<void> {
+    this.ended ??= endGroup(this.child, END_GRACE_MS).then(() => this.waitExit(STDOUT_DRAIN_MS + 2000).then(() => undefined));
+    return this.ended;
+  }
+
+  /** Ends the session: EOF, a short wait, then the group's end. Removes the private temp folder. */
   async dispose(waitMs = 1500): Promise<void> {
     this.closeStdin();
-    if (this.alive && !(await this.waitExit(waitMs))) {
-      this.child.kill("SIGKILL");
-      await this.waitExit(2000);
-    }
-    while (this.transportsInFlight > 0) await new Promise((r) => setTimeout(r, 5));
+    if (this.alive) await this.waitExit(waitMs);
+    await this.end();
+    await this.settled();
     if (this.tmpDir) rmSync(this.tmpDir, { recursive: true, force: true });
   }
 
-  /** The files in the private temp folder now. */
   /** Files (not folders: a PyInstaller one-file binary unpacks itself into a `_MEI*` folder there) in the plugin's temp folder. */
   tmpFiles(): string[] {
     if (!this.tmpDir) return [];
@@ -426,6 +470,8 @@ export class Session {
   frames(count = 8, filter?: (r: FrameRecord) => boolean): string {
     const pick = (filter ? this.transcript.filter(filter) : this.transcript).slice(-count);
     const arrow: Record<Direction, string> = { send: "->", recv: "<-", noise: "<- (not a frame)", stderr: "stderr" };
-    return pick.map((r) => `  ${String(r.t.toFixed(0)).padStart(6)} ms ${arrow[r.dir]} ${r.text.trimEnd().slice(0, 300)}`).join("\n");
+    const lines = pick.map((r) => `  ${String(r.t.toFixed(0)).padStart(6)} ms ${arrow[r.dir]} ${r.text.trimEnd().slice(0, 300)}`);
+    if (this.records.dropped > 0 && pick.length === count) lines.unshift(`  (${this.records.dropped} earlier records dropped to stay within the memory budget)`);
+    return lines.join("\n");
   }
 }

@@ -1,13 +1,14 @@
 /** The suite, in report order. */
 import type { Check } from "../types.js";
+import { credentialsCheck } from "./credentials.js";
 import { healthCheck } from "./health.js";
-import { credentialsCheck, envelopeCheck, invalidArgumentsCheck, unknownToolCheck } from "./invoke.js";
+import { envelopeCheck, invalidArgumentsCheck, unknownToolCheck } from "./invoke.js";
 import { idZeroCheck, invalidRequestCheck, notificationCheck, parseErrorCheck, unknownMethodCheck } from "./jsonrpc.js";
-import { aliveCheck, describeCheck, eofCheck, sigtermCheck, stdoutCheck } from "./lifecycle.js";
+import { aliveCheck, describeCheck, eofCheck, orphansCheck, sigtermCheck, stdoutCheck } from "./lifecycle.js";
 import { initializeV1Check, initializeV2Check, invokeIdCheck } from "./protocol-v2.js";
-import { fileTransportCheck, largeFrameCheck } from "./transport.js";
+import { fileSafetyCheck, fileTransportCheck, largeFrameCheck } from "./transport.js";
 
-export { manifestTextCheck, STDOUT_CHECK_ID } from "./lifecycle.js";
+export { manifestTextCheck } from "./lifecycle.js";
 
 export const CHECKS: readonly Check[] = [
   describeCheck,
@@ -15,6 +16,7 @@ export const CHECKS: readonly Check[] = [
   stdoutCheck,
   eofCheck,
   sigtermCheck,
+  orphansCheck,
   healthCheck,
   unknownMethodCheck,
   parseErrorCheck,
@@ -30,4 +32,5 @@ export const CHECKS: readonly Check[] = [
   invokeIdCheck,
   largeFrameCheck,
   fileTransportCheck,
+  fileSafetyCheck,
 ];

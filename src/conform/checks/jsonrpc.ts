@@ -1,34 +1,54 @@
 /** The JSON-RPC rules: error codes, ids, notifications, what is not a request. */
 import { RpcError, Timeouts } from "../../protocol/index.js";
-import { TIMED_OUT, within, type Session } from "../../host/index.js";
-import { errorCode, frames, show } from "../context.js";
-import { fail, pass, type Check } from "../types.js";
+import { describeExit, RpcTimeout, type Session, type Stray } from "../../host/index.js";
+import { describeStray, errorCode, frames, show, straysSince } from "../context.js";
+import { Rule } from "../rules.js";
+import { fail, Findings, pass, warn, type Check, type Outcome } from "../types.js";
 import { PING } from "./lifecycle.js";
 
 const ANSWER_MS = Timeouts.healthMs;
-/** How long to listen for frames that must not come, after a later request was answered. */
+/** How long to listen for frames that must not come (or come late), after a later request was answered. */
 export const QUIET_MS = 300;
 
-async function stillAnswers(session: Session): Promise<string | undefined> {
-  try {
-    await session.request(PING, undefined, ANSWER_MS);
-    return undefined;
-  } catch (error) {
-    return `${(error as Error).message}`;
-  }
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface LineProbe {
+  /** Answers to nothing the host waits for that came after the line. */
+  strays: Stray[];
+  /** Why the request sent after the line got no answer (the plugin died, or went silent). */
+  stopped?: string;
 }
 
-/** Sends a raw line and waits for the next `id: null` answer. */
-async function nullAnswer(session: Session, line: string | Buffer): Promise<Record<string, unknown> | string> {
-  const next = session.nextNullIdResponse();
-  next.catch(() => undefined);
-  session.sendRaw(line);
+/** Sends `line` (if any), then a ping; once the ping is answered (or not), listens a little longer. */
+export async function probeLine(session: Session, line?: string | Buffer, since = session.now()): Promise<LineProbe> {
+  const mark = since;
+  if (line !== undefined) session.sendRaw(line);
+  let stopped: string | undefined;
   try {
-    const r = await within(next, ANSWER_MS);
-    return r === TIMED_OUT ? `no answer with id null within ${ANSWER_MS / 1000} s` : r;
+    await session.request(PING, undefined, ANSWER_MS);
   } catch (error) {
-    return (error as Error).message;
+    stopped = session.alive ? (error as Error).message : `the plugin exited (${describeExit(session.exit)})`;
   }
+  await sleep(QUIET_MS);
+  return { strays: straysSince(session, mark), ...(stopped && { stopped }) };
+}
+
+/** The verdict on what a line that is not a request got: id null and `code` is right; another code is advice; no id member, a wrong id or death is a failure; silence is advice. */
+function judgeNonRequest(f: Findings, sent: string, probe: LineProbe, code: number, session: Session): void {
+  if (probe.stopped && !session.alive) {
+    f.fail(`sent ${sent}: ${probe.stopped}; a line the plugin cannot handle must not end it${frames(session, 4)}`, Rule.keepReading);
+    return;
+  }
+  const bad = probe.strays.find((s) => s.kind !== "null-id");
+  if (bad) f.fail(`sent ${sent}: answered ${describeStray(bad)}`, Rule.responseId);
+  const nulls = probe.strays.filter((s) => s.kind === "null-id");
+  if (nulls.length === 0 && !bad) {
+    if (probe.stopped) f.fail(`sent ${sent}: after it the plugin stopped answering (${probe.stopped})${frames(session, 4)}`, Rule.keepReading);
+    else f.warn(`sent ${sent}: no answer (JSON-RPC 2.0 answers it ${code} with id null)`, Rule.errorCodes);
+    return;
+  }
+  const wrong = nulls.find((s) => errorCode(s.frame) !== code);
+  if (wrong) f.warn(`sent ${sent}: answered ${show(wrong.frame.error ?? wrong.frame, 160)} with id null, expected code ${code}`, Rule.errorCodes);
 }
 
 export const unknownMethodCheck: Check = {
@@ -38,8 +58,16 @@ export const unknownMethodCheck: Check = {
   needs: ["alive"],
   async run(ctx) {
     const session = ctx.session();
-    const r = await session.request("executa.conformance/no-such-method", { x: 1 }, ANSWER_MS);
-    if (errorCode(r.frame) !== RpcError.MethodNotFound) return fail(`expected error -32601, got ${show(r.frame)}${frames(session, 4)}`);
+    let r;
+    try {
+      r = await session.request("executa.conformance/no-such-method", { x: 1 }, ANSWER_MS);
+    } catch (error) {
+      if (!(error instanceof RpcTimeout) && session.alive) throw error;
+      const stray = session.strays.find((s) => s.kind === "no-id");
+      if (stray) return fail(`the unknown method was answered ${describeStray(stray)}${frames(session, 4)}`, Rule.responseId);
+      return fail(`${(error as Error).message}: a request must be answered, an unknown method with -32601${frames(session, 4)}`, session.alive ? Rule.reply : Rule.keepReading);
+    }
+    if (errorCode(r.frame) !== RpcError.MethodNotFound) return warn(`expected error -32601, got ${show(r.frame.error ?? { result: r.frame.result })}${frames(session, 4)}`, Rule.errorCodes);
     return pass();
   },
 };
@@ -47,34 +75,37 @@ export const unknownMethodCheck: Check = {
 export const parseErrorCheck: Check = {
   id: "jsonrpc.parse-error",
   description: "a line that is not JSON is answered -32700 with id null, and the plugin keeps running",
-  rule: "SPEC JSON-RPC errors: -32700 Parse error; JSON-RPC 2.0: id null when it cannot be read",
+  rule: "JSON-RPC 2.0 §5.1: -32700 Parse error, with id null; SPEC Transport 6: keep reading",
   needs: ["alive"],
   async run(ctx) {
     const session = ctx.session();
-    const answer = await nullAnswer(session, '{"jsonrpc": "2.0", "id": 7, "method": "describe"');
-    if (typeof answer === "string") return fail(`sent a truncated JSON line: ${answer}${frames(session)}`);
-    if (errorCode(answer) !== RpcError.ParseError) return fail(`expected error -32700 with id null, got ${show(answer)}${frames(session, 4)}`);
-    const broken = await stillAnswers(session);
-    if (broken) return fail(`after the parse error the plugin stopped answering: ${broken}${frames(session)}`);
-    return pass();
+    const f = new Findings();
+    judgeNonRequest(f, "a truncated JSON line", await probeLine(session, '{"jsonrpc": "2.0", "id": 7, "method": "describe"'), RpcError.ParseError, session);
+    return f.outcome();
   },
 };
 
+const BATCH_ID = "executa-batch-1";
+
 export const invalidRequestCheck: Check = {
   id: "jsonrpc.invalid-request",
-  description: "JSON that is not a request object (a batch, a number, a string) is answered -32600 with id null",
-  rule: "SPEC Transport constraint 1: each line is one JSON object, so batches are not requests; JSON-RPC 2.0: -32600 Invalid Request, id null",
+  description: "JSON that is not a request object (a number, a string) is answered -32600 with id null; a batch gets -32600 or an answer per element",
+  rule: "JSON-RPC 2.0 §5.1: -32600 Invalid Request, with id null; batches: " + Rule.batches,
   needs: ["alive"],
   async run(ctx) {
     const session = ctx.session();
-    for (const line of ['[{"jsonrpc": "2.0", "id": 1, "method": "describe"}]', "42", '"describe"']) {
-      const answer = await nullAnswer(session, line);
-      if (typeof answer === "string") return fail(`sent ${line}: ${answer}${frames(session)}`);
-      if (errorCode(answer) !== RpcError.InvalidRequest) return fail(`sent ${line}: expected error -32600 with id null, got ${show(answer)}${frames(session, 4)}`);
+    const f = new Findings();
+    // A batch: -32600 with id null, or the element answered with its own id; both are right.
+    const mark = session.now();
+    const element = session.callRaw(`[{"jsonrpc": "2.0", "id": "${BATCH_ID}", "method": "describe"}]`, BATCH_ID, "batch");
+    element.catch(() => undefined);
+    const batch = await probeLine(session, undefined, mark);
+    const perElement = await Promise.race([element.then(() => true, () => false), sleep(0).then(() => false)]);
+    if (!perElement) judgeNonRequest(f, "a batch of one describe", { ...batch, strays: batch.strays.filter((s) => s.frame.id !== BATCH_ID) }, RpcError.InvalidRequest, session);
+    if (session.alive) {
+      for (const line of ["42", '"describe"']) judgeNonRequest(f, line, await probeLine(session, line), RpcError.InvalidRequest, session);
     }
-    const r = await session.request(PING, undefined, ANSWER_MS).catch((e: Error) => e);
-    if (r instanceof Error) return fail(`stopped answering after the invalid requests: ${r.message}${frames(session)}`);
-    return pass();
+    return f.outcome(perElement ? "the batch was answered per element" : undefined);
   },
 };
 
@@ -88,8 +119,9 @@ export const idZeroCheck: Check = {
     try {
       await session.request(PING, undefined, ANSWER_MS, 0);
     } catch (error) {
-      const nulls = session.nullIdResponses.length ? ` (it answered with id null: ${show(session.nullIdResponses[0])})` : "";
-      return fail(`the request with id 0 got no answer with id 0: ${(error as Error).message}${nulls}${frames(session, 4)}`);
+      const stray = session.strays[0];
+      const rule = stray ? Rule.responseId : session.alive ? Rule.reply : Rule.keepReading;
+      return fail(`the request with id 0 got no answer with id 0: ${(error as Error).message}${stray ? ` (it answered ${describeStray(stray)})` : ""}${frames(session, 4)}`, rule);
     }
     return pass();
   },
@@ -98,21 +130,17 @@ export const idZeroCheck: Check = {
 export const notificationCheck: Check = {
   id: "jsonrpc.notification",
   description: "a frame without an id (a notification) gets no reply, whatever its method",
-  rule: "JSON-RPC 2.0: the server MUST NOT reply to a notification",
+  rule: Rule.noNotificationReply,
   needs: ["alive"],
-  async run(ctx) {
+  async run(ctx): Promise<Outcome> {
     const session = ctx.session();
+    const mark = session.now();
     session.send({ jsonrpc: "2.0", method: "health" });
     session.send({ jsonrpc: "2.0", method: "executa.conformance/notify", params: {} });
     session.send({ jsonrpc: "2.0", method: "invoke", params: { tool: "executa_conformance_no_such_tool", arguments: {} } });
-    try {
-      await session.request(PING, undefined, ANSWER_MS);
-    } catch (error) {
-      return fail(`no answer to the request after the notifications: ${(error as Error).message}${frames(session)}`);
-    }
-    await new Promise((r) => setTimeout(r, QUIET_MS));
-    const replies = [...session.nullIdResponses, ...session.unmatched];
-    if (replies.length > 0) return fail(`replied to ${replies.length} notification(s): ${show(replies[0])}${frames(session)}`);
+    const probe = await probeLine(session, undefined, mark);
+    if (probe.strays.length > 0) return fail(`replied to the notifications (${probe.strays.length} answer(s)), e.g. ${describeStray(probe.strays[0]!)}${frames(session)}`, Rule.noNotificationReply);
+    if (probe.stopped) return fail(`no answer to the request after the notifications: ${probe.stopped}${frames(session)}`, session.alive ? Rule.reply : Rule.keepReading);
     return pass();
   },
 };

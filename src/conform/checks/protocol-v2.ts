@@ -1,11 +1,25 @@
 /** initialize on v2 and v1 offers, and the invoke_id echo of reverse requests. */
 import { clientCapabilitiesFor, InvokeContextError, PROTOCOL_V1, PROTOCOL_V2, RpcError, Timeouts } from "../../protocol/index.js";
-import { TIMED_OUT, within, type ReverseRecord } from "../../host/index.js";
+import { RpcTimeout, TIMED_OUT, within, type Response, type ReverseRecord, type Session } from "../../host/index.js";
 import { validArguments } from "../args.js";
-import { errorCode, frames, show } from "../context.js";
-import { fail, pass, skip, type Check } from "../types.js";
+import { describeStray, errorCode, frames, show } from "../context.js";
+import { Rule } from "../rules.js";
+import { fail, pass, skip, warn, type Check, type Outcome } from "../types.js";
 
 const INIT_MS = Timeouts.describeMs;
+
+async function initializeAnswer(session: Session, version: string): Promise<Response | Outcome> {
+  try {
+    return await session.initialize(version, INIT_MS);
+  } catch (error) {
+    if (!(error instanceof RpcTimeout) && session.alive) throw error;
+    const stray = session.strays[0];
+    if (stray) return fail(`initialize was answered ${describeStray(stray)}`, Rule.responseId);
+    return fail(`${(error as Error).message}: initialize must be answered (-32601 from a v1 plugin)${frames(session, 4)}`, session.alive ? Rule.reply : Rule.keepReading);
+  }
+}
+
+const isOutcome = (v: Response | Outcome): v is Outcome => "status" in v;
 
 export const initializeV2Check: Check = {
   id: "initialize.v2",
@@ -14,23 +28,24 @@ export const initializeV2Check: Check = {
   needs: ["alive", "manifest"],
   async run(ctx) {
     const session = ctx.session();
-    const r = await session.initialize(PROTOCOL_V2, INIT_MS);
+    const r = await initializeAnswer(session, PROTOCOL_V2);
+    if (isOutcome(r)) return r;
     const declared = Array.isArray(ctx.manifest?.host_capabilities) ? ctx.manifest!.host_capabilities! : [];
     if ("error" in r.frame) {
-      if (errorCode(r.frame) !== RpcError.MethodNotFound) return fail(`initialize answered an error other than -32601: ${show(r.frame.error)}${frames(session, 4)}`);
-      if (declared.length) return fail(`the manifest declares host_capabilities ${declared.join(", ")} but initialize is method-not-found, so protocol 2.0 and every reverse request are out of reach${frames(session, 4)}`);
+      if (errorCode(r.frame) !== RpcError.MethodNotFound) return warn(`initialize answered an error other than -32601: ${show(r.frame.error)}; the host cannot tell whether this is a v1 plugin${frames(session, 4)}`, Rule.errorCodes);
+      if (declared.length) return warn(`the manifest declares host_capabilities ${declared.join(", ")} but initialize is method-not-found, so protocol 2.0 and every reverse request are out of reach${frames(session, 4)}`, Rule.capabilityMatrix);
       return pass("a v1 plugin: initialize is method-not-found and the host falls back to v1");
     }
     const result = r.frame.result as Record<string, unknown> | undefined;
-    if (!result || typeof result.protocolVersion !== "string") return fail(`the initialize result has no protocolVersion: ${show(r.frame)}${frames(session, 4)}`);
+    if (!result || typeof result.protocolVersion !== "string") return warn(`the initialize result has no protocolVersion: ${show(r.frame)}${frames(session, 4)}`, Rule.versionNegotiation);
     if (!session.negotiatedV2) {
-      if (declared.length) return fail(`answered protocolVersion ${show(result.protocolVersion)} to a "2.0" offer although the manifest declares host_capabilities ${declared.join(", ")}${frames(session, 4)}`);
+      if (declared.length) return warn(`answered protocolVersion ${show(result.protocolVersion)} to a "2.0" offer although the manifest declares host_capabilities ${declared.join(", ")}${frames(session, 4)}`, Rule.capabilityMatrix);
       return pass(`answered ${show(result.protocolVersion)}: a v1 plugin`);
     }
     const expected = clientCapabilitiesFor(declared);
     const given = { ...(result.capabilities as object), ...(result.client_capabilities as object) } as Record<string, unknown>;
     const missing = Object.keys(expected).filter((k) => !(k in given));
-    if (missing.length) return fail(`client_capabilities lacks ${missing.join(", ")} although the manifest declares host_capabilities ${declared.join(", ")}: ${show(result)}`);
+    if (missing.length) return warn(`client_capabilities lacks ${missing.join(", ")} although the manifest declares host_capabilities ${declared.join(", ")}: ${show(result)}`, Rule.capabilityMatrix);
     return pass();
   },
 };
@@ -38,16 +53,17 @@ export const initializeV2Check: Check = {
 export const initializeV1Check: Check = {
   id: "initialize.v1",
   description: 'initialize offering "1.1" is answered "1.1" (or -32601), never "2.0"',
-  rule: "SPEC Protocol v2: v1 hosts keep working; a plugin cannot answer a version the host did not offer",
+  rule: Rule.versionNegotiation,
   needs: ["alive"],
   async run(ctx) {
     const session = ctx.session();
-    const r = await session.initialize(PROTOCOL_V1, INIT_MS);
+    const r = await initializeAnswer(session, PROTOCOL_V1);
+    if (isOutcome(r)) return r;
     if ("error" in r.frame) {
-      return errorCode(r.frame) === RpcError.MethodNotFound ? pass("a v1 plugin: initialize is method-not-found") : fail(`initialize answered ${show(r.frame.error)}${frames(session, 4)}`);
+      return errorCode(r.frame) === RpcError.MethodNotFound ? pass("a v1 plugin: initialize is method-not-found") : warn(`initialize answered ${show(r.frame.error)}${frames(session, 4)}`, Rule.errorCodes);
     }
     const version = (r.frame.result as Record<string, unknown> | undefined)?.protocolVersion;
-    if (typeof version !== "string" || !version.startsWith("1.")) return fail(`answered protocolVersion ${show(version)} to a host that offered only "1.1"${frames(session, 4)}`);
+    if (typeof version !== "string" || !version.startsWith("1.")) return warn(`answered protocolVersion ${show(version)} to a host that offered only "1.1"${frames(session, 4)}`, Rule.versionNegotiation);
     return pass();
   },
 };
@@ -59,11 +75,10 @@ function describeRecord(r: ReverseRecord): string {
 export const invokeIdCheck: Check = {
   id: "reverse.invoke-id",
   description: "reverse requests carry their invoke's context.invoke_id when two invokes run at once",
-  rule: "SPEC Reverse-RPC correlation: the plugin must echo params.context.invoke_id; without it and with several invokes active the host answers MISSING_INVOKE_CONTEXT",
+  rule: Rule.invokeIdEcho,
   needs: ["alive", "tools"],
   async run(ctx) {
-    const session = ctx.session();
-    await session.initialize(PROTOCOL_V2, INIT_MS).catch(() => undefined);
+    const session = await ctx.invokingSession();
     if (!session.negotiatedV2) return skip("the plugin does not negotiate protocol 2.0, so it makes no reverse requests");
     // Which tools make reverse requests? One invoke at a time (the omitted-id fallback is legal here).
     let reverseTool: (typeof ctx.tools)[number] | undefined;
@@ -72,7 +87,7 @@ export const invokeIdCheck: Check = {
       await session.invoke(tool.name, validArguments(tool), { timeoutMs: ctx.toolTimeoutMs(tool), credentials: ctx.credentials() }).catch(() => undefined);
       const made = session.mockHost.log.slice(before);
       const wrong = made.find((r) => (r.error?.data as { errorCode?: string } | undefined)?.errorCode === InvokeContextError.UNKNOWN_INVOKE_CONTEXT);
-      if (wrong) return fail(`${tool.name}: ${describeRecord(wrong)}${frames(session, 6)}`);
+      if (wrong) return fail(`${tool.name}: ${describeRecord(wrong)}${frames(session, 6)}`, Rule.invokeIdEcho);
       if (made.length > 0) {
         reverseTool = tool;
         break;
@@ -84,15 +99,15 @@ export const invokeIdCheck: Check = {
     const first = session.callInvoke(tool.name, validArguments(tool), { credentials: ctx.credentials(), timeoutMs: ctx.toolTimeoutMs(tool) });
     const second = session.callInvoke(tool.name, validArguments(tool), { credentials: ctx.credentials(), timeoutMs: ctx.toolTimeoutMs(tool) });
     const both = await within(Promise.allSettled([first.promise, second.promise]), ctx.toolTimeoutMs(tool));
-    if (both === TIMED_OUT) return fail(`two concurrent invokes of ${tool.name} were not both answered within ${ctx.toolTimeoutMs(tool) / 1000} s${frames(session, 8)}`);
+    if (both === TIMED_OUT) return fail(`two concurrent invokes of ${tool.name} were not both answered within ${ctx.toolTimeoutMs(tool) / 1000} s${frames(session, 8)}`, Rule.reply);
     const made = session.mockHost.log.slice(before);
     // Only the routing codes: a storage conflict between the two invokes is the plugin's business.
     const routing: readonly unknown[] = Object.values(InvokeContextError);
     const bad = made.find((r) => routing.includes((r.error?.data as { errorCode?: unknown } | undefined)?.errorCode));
-    if (bad) return fail(`under two concurrent invokes of ${tool.name}: ${describeRecord(bad)}${frames(session, 8)}`);
+    if (bad) return fail(`under two concurrent invokes of ${tool.name}: ${describeRecord(bad)}${frames(session, 8)}`, Rule.invokeIdEcho);
     const ids = new Set(made.map((r) => r.invokeId));
     const lost = [first.invokeId, second.invokeId].filter((id) => !ids.has(id));
-    if (made.length >= 2 && lost.length) return fail(`under two concurrent invokes of ${tool.name}, no reverse request carried invoke_id ${lost.join(", ")}: each was attributed to the wrong invoke (${made.map(describeRecord).join("; ")})`);
+    if (made.length >= 2 && lost.length) return fail(`under two concurrent invokes of ${tool.name}, no reverse request carried invoke_id ${lost.join(", ")}: each was attributed to the wrong invoke (${made.map(describeRecord).join("; ")})`, Rule.invokeIdEcho);
     return pass(`${tool.name}: ${made.length} reverse request(s), each with its invoke's id`);
   },
 };

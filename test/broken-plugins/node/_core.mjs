@@ -246,6 +246,11 @@ export function serve(fault = {}) {
       else if (!oversized) { chunks.push(rest); size += rest.length; }
     }
   });
-  process.stdin.on("end", stop);
+  process.stdin.on("end", () => {
+    // stdin is closed: the host can no longer answer, so pending host requests fail now and their tools answer.
+    for (const p of pending.values()) p.reject(Object.assign(new Error("stdin closed before the host answered"), { code: -32603 }));
+    pending.clear();
+    stop();
+  });
   void answered;
 }

@@ -113,6 +113,9 @@ def serve(manifest=None, banner=False, crash_on_bad_json=False, no_invoke_id=Fal
         p = dict(params)
         if not no_invoke_id:
             p["context"] = {"invoke_id": invoke_id}
+        if state.get("stdin_closed"):
+            pending.pop(rid, None)
+            raise RuntimeError("[-32603] stdin closed before the host answered")
         write({"jsonrpc": "2.0", "id": rid, "method": method, "params": p})
         if not event.wait(timeout):
             pending.pop(rid, None)
@@ -277,6 +280,11 @@ def serve(manifest=None, banner=False, crash_on_bad_json=False, no_invoke_id=Fal
                 handle(line)
     except SystemExit:
         pass
+    # stdin is closed: the host can no longer answer, so pending host requests fail now and their tools answer.
+    state["stdin_closed"] = True
+    for slot in list(pending.values()):
+        slot["error"] = {"code": -32603, "message": "stdin closed before the host answered"}
+        slot["event"].set()
     deadline = time.time() + 3
     while state["in_flight"] > 0 and time.time() < deadline:
         time.sleep(0.01)
