@@ -1,75 +1,67 @@
-/**
- * Replay of recorded transcripts (JSONL, one exchange per line, written by `executa dev --record`):
- * `{"request": {"method", "params"?}, "expect": <pattern of the answer's result or error> | "none"}`.
- * Patterns match partially (see host/match.ts); "$any" matches anything.
- */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+/** `--fixtures`: each transcript file becomes a check that replays it on a fresh session. */
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ExecutaError } from "../common/errors.js";
-import { matches, type Response } from "../host/index.js";
+import { matches, readFixture, type Exchange, type Response, type Session } from "../host/index.js";
+import { PROTOCOL_V2 } from "../protocol/index.js";
 import { frames, show } from "./context.js";
 import { fail, pass, type Check } from "./types.js";
-
-export interface FixtureLine {
-  request: { method: string; params?: Record<string, unknown> };
-  expect: unknown;
-}
-
-export function readFixture(path: string): FixtureLine[] {
-  return readFileSync(path, "utf8").split("\n").flatMap((line, i) => {
-    if (!line.trim()) return [];
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw new ExecutaError(`${path}:${i + 1}: not JSON: ${(error as Error).message}`);
-    }
-    const v = value as Partial<FixtureLine> & { kind?: string };
-    if (v.kind === "meta") return [];
-    if (!v.request || typeof v.request.method !== "string" || !("expect" in v)) {
-      throw new ExecutaError(`${path}:${i + 1}: a fixture line needs "request" {"method", "params"} and "expect"`, { hint: "record one with executa dev --record FILE" });
-    }
-    return [v as FixtureLine];
-  });
-}
 
 function fixtureFiles(path: string): string[] {
   if (!existsSync(path)) throw new ExecutaError(`no fixtures at ${path}`, { hint: "record one with executa dev --record fixtures/session.jsonl" });
   if (statSync(path).isFile()) return [path];
-  return readdirSync(path).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(path, f));
+  const files = readdirSync(path).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(path, f));
+  if (files.length === 0) throw new ExecutaError(`${path} holds no .jsonl fixtures`, { hint: "record one with executa dev --record fixtures/session.jsonl" });
+  return files;
+}
+
+async function send(session: Session, x: Exchange): Promise<Response> {
+  const params = x.params;
+  if (x.method === "invoke" && params && typeof params.tool === "string") {
+    const context = (params.context ?? {}) as { credentials?: Record<string, string> };
+    return session.invoke(params.tool, params.arguments ?? {}, { timeoutMs: 60_000, ...(context.credentials && { credentials: context.credentials }) });
+  }
+  if (x.method === "initialize") return session.initialize(String((params as { protocolVersion?: unknown } | undefined)?.protocolVersion ?? PROTOCOL_V2));
+  return session.request(x.method, params, 10_000);
+}
+
+/** Whether the answer matches the recording; an invoke's duration is never compared, and an app's result may be the envelope or its data. */
+function answerMatches(x: Exchange, answer: Record<string, unknown>): boolean {
+  if (x.expect === undefined) return true;
+  let expect = x.expect;
+  const result = (expect as { result?: unknown }).result;
+  if (x.method === "invoke" && result && typeof result === "object" && !Array.isArray(result) && "duration_ms" in result) {
+    const { duration_ms: _ignored, ...rest } = result as Record<string, unknown>;
+    expect = { result: rest };
+  }
+  if (matches(expect, answer)) return true;
+  const data = (answer.result as { data?: unknown } | undefined)?.data;
+  return x.app === true && data !== undefined && matches(expect, { result: data });
 }
 
 export function fixtureChecks(path: string): Check[] {
   return fixtureFiles(path).map((file) => {
-    const lines = readFixture(file);
+    const { exchanges, notReplayed } = readFixture(file);
+    const skipped = notReplayed.length ? `; not replayed (app-level, not about a plugin): ${notReplayed.join(", ")}` : "";
     return {
       id: `fixtures/${basename(file, ".jsonl")}`,
-      description: `replays ${basename(file)} (${lines.length} exchanges) and compares each answer with the recording`,
-      rule: "the recorded transcript: each request's answer matches its expected pattern",
+      description: `replays ${basename(file)} (${exchanges.length} exchanges) and compares each answer with the recording`,
+      rule: "the recorded transcript: each request's answer matches what was recorded",
       needs: ["alive"],
       async run(ctx) {
         const session = ctx.session();
-        for (const [i, line] of lines.entries()) {
-          const { method, params } = line.request;
-          if (line.expect === "none") {
-            session.send({ jsonrpc: "2.0", method, ...(params && { params }) });
+        for (const x of exchanges) {
+          if (x.expect === "none") {
+            session.send({ jsonrpc: "2.0", method: x.method, ...(x.params && { params: x.params }) });
             continue;
           }
-          let r: Response;
-          if (method === "invoke" && params && typeof params.tool === "string") {
-            const context = (params.context ?? {}) as { credentials?: Record<string, string> };
-            r = await session.invoke(params.tool, params.arguments ?? {}, { timeoutMs: 60_000, ...(context.credentials && { credentials: context.credentials }) });
-          } else if (method === "initialize") {
-            r = await session.initialize(String((params as { protocolVersion?: unknown } | undefined)?.protocolVersion ?? "2.0"));
-          } else {
-            r = await session.request(method, params, 10_000);
-          }
+          const r = await send(session, x);
           const answer = "error" in r.frame ? { error: r.frame.error } : { result: r.frame.result };
-          if (!matches(line.expect, answer)) {
-            return fail(`${basename(file)} line ${i + 1} (${method}): expected ${show(line.expect, 400)}\n    got ${show(answer, 400)}${frames(session, 4)}`);
+          if (!answerMatches(x, answer)) {
+            return fail(`${basename(file)} line ${x.line} (${x.method}): expected ${show(x.expect, 400)}\n    got ${show(answer, 400)}${frames(session, 4)}`);
           }
         }
-        return pass(`${lines.length} exchanges`);
+        return pass(`${exchanges.length} exchanges${skipped}`);
       },
     } satisfies Check;
   });

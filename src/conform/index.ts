@@ -2,7 +2,6 @@ export { runChecks } from "./run.js";
 export { CHECKS } from "./checks/index.js";
 export { generateCases, rng, type FuzzCase, type Expectation } from "./fuzz-cases.js";
 export { fuzzSession, type FuzzStats } from "./fuzz.js";
-export { readFixture, type FixtureLine } from "./fixtures.js";
 export { validArguments } from "./args.js";
 export type { Check, CheckResult, CheckStatus, ConformanceReport, RunOptions, Outcome } from "./types.js";
 export type { LaunchSpec } from "../host/index.js";

@@ -17,3 +17,4 @@ export {
 } from "./file-transport.js";
 export { matches, ANY } from "./match.js";
 export { LineSplitter, type OversizeLine } from "./lines.js";
+export { readFixture, HarnessRecorder, type Exchange, type Fixture } from "./recording.js";

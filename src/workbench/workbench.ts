@@ -2,15 +2,14 @@
  * The dev workbench: one plugin session at a time (restartable), initialize + describe on start,
  * reverse requests shown as they happen, an optional frame trace, and fixture recording.
  */
-import { appendFileSync } from "node:fs";
 import {
-  ANY, MockHost, prepareLaunch, Session, type FrameRecord, type LaunchSpec, type MockHostOptions, type PreparedLaunch, type Response,
+  HarnessRecorder, MockHost, prepareLaunch, Session, type FrameRecord, type LaunchSpec, type MockHostOptions, type PreparedLaunch, type Response,
 } from "../host/index.js";
 import { PROTOCOL_V2, Timeouts, type Manifest, type ToolDefinition } from "../protocol/index.js";
 
 export interface WorkbenchOptions {
   mockHost?: MockHostOptions;
-  /** Append each exchange to this JSONL fixture file. */
+  /** Append each exchange to this JSONL file, in the harness recording format (`executa test --fixtures` replays it). */
   record?: string;
   credentials?: Record<string, string>;
   /** Where events go: reverse requests, trace, restarts (stderr by default). */
@@ -28,9 +27,11 @@ export class Workbench {
   private prepared: PreparedLaunch | undefined;
   private readonly mockHost: MockHost;
   private readonly log: (line: string) => void;
+  private readonly recorder: HarnessRecorder | undefined;
 
   constructor(private readonly launch: LaunchSpec, private readonly options: WorkbenchOptions = {}) {
     this.mockHost = new MockHost(options.mockHost);
+    if (options.record) this.recorder = new HarnessRecorder(options.record, { plugin: [launch.command, ...launch.args].join(" ") });
     this.log = options.log ?? ((line) => process.stderr.write(line + "\n"));
   }
 
@@ -120,15 +121,6 @@ export class Workbench {
   }
 
   private recordExchange(method: string, params: Record<string, unknown> | undefined, r: Response): void {
-    if (!this.options.record) return;
-    let expect: unknown;
-    if ("error" in r.frame) expect = { error: r.frame.error };
-    else if (method === "invoke" && r.frame.result && typeof r.frame.result === "object") {
-      const result = { ...(r.frame.result as Record<string, unknown>) };
-      if ("duration_ms" in result) result.duration_ms = ANY;
-      expect = { result };
-    } else if (method === "health") expect = { result: { status: (r.frame.result as { status?: unknown } | undefined)?.status ?? ANY } };
-    else expect = { result: r.frame.result };
-    appendFileSync(this.options.record, JSON.stringify({ request: { method, ...(params && { params }) }, expect }) + "\n");
+    this.recorder?.exchange(method, params, "error" in r.frame ? { error: r.frame.error } : { result: r.frame.result }, performance.now() - r.ms);
   }
 }

@@ -91,15 +91,17 @@ describe("executa dev", () => {
     const file = join(dir, "session.jsonl");
     const rec = executa(["dev", "--record", file, "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"], { input: "invoke echo text=hello times=3\nhealth\nquit\n" });
     assert.equal(rec.code, 0, rec.stderr);
-    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { request: { method: string } });
-    assert.deepEqual(lines.map((l) => l.request.method), ["initialize", "describe", "invoke", "health"]);
+    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { t: number; kind: string; method?: string; ns?: string });
+    assert.equal(lines[0]!.kind, "meta", "a harness recording opens with its meta line");
+    assert.deepEqual(lines.filter((l) => l.kind === "req").map((l) => `${l.ns}.${l.method}`), ["executa.initialize", "executa.describe", "executa.invoke", "executa.health"]);
+    assert.ok(lines.every((l) => typeof l.t === "number"));
     const replay = executa(["test", "--json", "--only", "fixtures", "--fixtures", dir, "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
     assert.equal(replay.code, 0, replay.stdout + replay.stderr);
     assert.deepEqual(JSON.parse(replay.stdout).results.map((r: { id: string; status: string }) => [r.id, r.status]), [["fixtures/session", "pass"]]);
     writeFileSync(file, readFileSync(file, "utf8").replace("hello hello hello", "hello"));
     const broken = executa(["test", "--only", "fixtures", "--fixtures", file, "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"]);
     assert.equal(broken.code, 1);
-    assert.match(broken.stdout, /session\.jsonl line 3 \(invoke\)/);
+    assert.match(broken.stdout, /session\.jsonl line 6 \(invoke\)/);
   });
 
   it("--watch restarts the plugin when a source changes", async (t) => {

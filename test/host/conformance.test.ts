@@ -4,17 +4,23 @@ import { describe, it } from "node:test";
 import { runChecks } from "../../src/conform/index.js";
 import { hasPython, pluginLaunch } from "./helpers.js";
 
-const BROKEN: { file: string; check: string; says: RegExp }[] = [
-  { file: "node/exit-after-one-response.mjs", check: "lifecycle.alive", says: /exited .* right after its first response/ },
-  { file: "python/banner-on-stdout.py", check: "stdout.frames-only", says: /not JSON: "conform-reference-py 1.0.0 starting up"/ },
-  { file: "node/health-healthy.mjs", check: "health", says: /status is "healthy"/ },
-  { file: "python/manifest-without-tools.py", check: "describe", says: /tools/ },
-  { file: "node/slow-describe.mjs", check: "describe", says: /answered after 6\.\d s/ },
-  { file: "python/crashes-on-bad-json.py", check: "jsonrpc.parse-error", says: /exited \(exit code 1\)/ },
-  { file: "node/ignores-sigterm.mjs", check: "lifecycle.sigterm", says: /ignored SIGTERM/ },
-  { file: "python/reverse-request-without-invoke-id.py", check: "reverse.invoke-id", says: /MISSING_INVOKE_CONTEXT/ },
-  { file: "node/answers-notifications.mjs", check: "jsonrpc.notification", says: /replied to 3 notification/ },
-  { file: "python/leaves-file-transport-file.py", check: "transport.file", says: /still holds executa-resp-.*\.bak/ },
+/**
+ * Each broken plugin, and the checks it must fail or warn on (no others). Under the verdict rules
+ * of issue 8 (fail only for a MUST), ignoring SIGTERM is advice (SPEC's IMPORTANT note), and so is
+ * a file left beside the response file; a 6 s describe also drops the describe still in flight at
+ * EOF (its core exits 3 s after EOF), which lifecycle.eof now sends and must see answered.
+ */
+const BROKEN: { file: string; check: string; status: "fail" | "warn"; says: RegExp; alsoFails?: string[] }[] = [
+  { file: "node/exit-after-one-response.mjs", check: "lifecycle.alive", status: "fail", says: /exited .* right after its first response/ },
+  { file: "python/banner-on-stdout.py", check: "stdout.frames-only", status: "fail", says: /not JSON: "conform-reference-py 1.0.0 starting up"/ },
+  { file: "node/health-healthy.mjs", check: "health", status: "fail", says: /status is "healthy"/ },
+  { file: "python/manifest-without-tools.py", check: "describe", status: "fail", says: /tools/ },
+  { file: "node/slow-describe.mjs", check: "describe", status: "fail", says: /answered after 6\.\d s/, alsoFails: ["lifecycle.eof"] },
+  { file: "python/crashes-on-bad-json.py", check: "jsonrpc.parse-error", status: "fail", says: /exited \(exit code 1\)/ },
+  { file: "node/ignores-sigterm.mjs", check: "lifecycle.sigterm", status: "warn", says: /ignored SIGTERM/ },
+  { file: "python/reverse-request-without-invoke-id.py", check: "reverse.invoke-id", status: "fail", says: /MISSING_INVOKE_CONTEXT/ },
+  { file: "node/answers-notifications.mjs", check: "jsonrpc.notification", status: "fail", says: /replied to the notifications \(3 answer\(s\)\)/ },
+  { file: "python/leaves-file-transport-file.py", check: "transport.file", status: "warn", says: /still holds executa-resp-.*\.bak/ },
 ];
 
 describe("conformance suite", () => {
@@ -26,18 +32,22 @@ describe("conformance suite", () => {
       assert.deepEqual(notPassed, [], JSON.stringify(notPassed, null, 2));
       assert.equal(report.passed, true);
       assert.equal(report.seed, 7);
-      assert.ok(report.results.length >= 21);
+      assert.ok(report.results.length >= 23);
     });
   }
 
   for (const broken of BROKEN) {
-    it(`${broken.file} fails exactly ${broken.check}`, async (t) => {
+    it(`${broken.file} ${broken.status === "fail" ? "fails" : "warns on"} exactly ${broken.check}`, async (t) => {
       if (broken.file.endsWith(".py") && !hasPython) return t.skip("python3 is not installed");
       const report = await runChecks(pluginLaunch(broken.file));
-      const failed = report.results.filter((r) => r.status === "fail");
-      assert.deepEqual(failed.map((r) => r.id), [broken.check], JSON.stringify(failed, null, 2));
-      assert.match(failed[0]!.message ?? "", broken.says);
-      assert.equal(report.passed, false);
+      const notPassed = report.results.filter((r) => r.status === "fail" || r.status === "warn");
+      const want = [[broken.check, broken.status], ...(broken.alsoFails ?? []).map((id) => [id, "fail"])].sort();
+      assert.deepEqual(notPassed.map((r) => [r.id, r.status]).sort(), want, JSON.stringify(notPassed, null, 2));
+      const found = notPassed.find((r) => r.id === broken.check)!;
+      assert.match(found.message ?? "", broken.says);
+      assert.ok(found.rule && found.rule.length > 20, "the rule it broke is quoted");
+      assert.equal(report.passed, broken.status === "warn");
+      if (broken.status === "warn") assert.equal((await runChecks(pluginLaunch(broken.file), { only: [broken.check], strict: true })).passed, false, "--strict fails on the warning");
     });
   }
 
@@ -53,7 +63,7 @@ describe("conformance suite", () => {
   it("the fuzzer catches answers to notifications", async () => {
     const report = await runChecks(pluginLaunch("node/answers-notifications.mjs"), { only: ["fuzz"], fuzz: 300, seed: 11 });
     assert.equal(report.results[0]!.status, "fail");
-    assert.match(report.results[0]!.message!, /id null/);
+    assert.match(report.results[0]!.message!, /answer\(s\) with id null for \d+ line\(s\) that warrant one/);
   });
 
   it("expectManifestText adds a byte-for-byte check", async () => {
@@ -69,6 +79,7 @@ describe("conformance suite", () => {
   it("--only and --skip select by id or group, and an unknown id is refused", async () => {
     const report = await runChecks(pluginLaunch("node/reference.mjs"), { only: ["jsonrpc"], skip: ["jsonrpc.id-zero"] });
     assert.deepEqual(report.results.map((r) => r.id), ["jsonrpc.unknown-method", "jsonrpc.parse-error", "jsonrpc.invalid-request", "jsonrpc.notification"]);
+    assert.ok(report.results.every((r) => r.status === "pass"));
     await assert.rejects(runChecks(pluginLaunch("node/reference.mjs"), { only: ["nope"] }), /unknown check id: nope/);
   });
 

@@ -1,0 +1,136 @@
+/**
+ * Transcripts for `executa test --fixtures`, in the two formats people have:
+ *
+ * - the harness recording of the long reference §16(b), one event per line:
+ *   `{"t", "kind": "meta" | "req" | "res", ...}`; a `req` is `{id, ns, method, args}`, its `res`
+ *   `{id, ok, result | error}`. What concerns a plugin is replayed: `ns: "executa"` (the plugin's
+ *   own methods, `args` being the params, as `executa dev --record` writes them) and
+ *   `ns: "tools", method: "invoke"` (an app's `tools.invoke({tool_id, method, args})`). Other
+ *   namespaces and kinds of the harness (`window`, `auth.refresh`, ...) are app-level: counted
+ *   and named in the report, not replayed.
+ * - our own lines `{"request": {"method", "params"?}, "expect": <pattern> | "none"}`; patterns
+ *   match partially (host/match.ts), `"$any"` matches anything.
+ *
+ * A line in neither format is an error with its line number.
+ */
+import { appendFileSync, readFileSync } from "node:fs";
+import { ExecutaError } from "../common/errors.js";
+
+/** One request to replay and what its answer must match. */
+export interface Exchange {
+  line: number;
+  method: string;
+  params?: Record<string, unknown>;
+  /** A pattern of `{result}` or `{error}`; "none" for a notification; undefined: any answer. */
+  expect?: unknown;
+  /** An app's tools.invoke: the result may be compared with the envelope or with its `data`. */
+  app?: boolean;
+}
+
+export interface Fixture {
+  exchanges: Exchange[];
+  /** App-level lines that were read but are not about a plugin, e.g. "window.hello" ×2. */
+  notReplayed: string[];
+}
+
+const HARNESS_KINDS_NOT_REPLAYED = new Set(["auth.refresh"]);
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+
+function lineError(path: string, line: number, message: string): ExecutaError {
+  return new ExecutaError(`${path}:${line}: ${message}`, {
+    hint: 'a fixture line is a harness event {"t", "kind": "meta"|"req"|"res", ...} or {"request": {"method", "params"}, "expect": ...}; record one with executa dev --record FILE',
+  });
+}
+
+/** Reads a fixture file in either format (they may not be mixed with unknown lines). */
+export function readFixture(path: string): Fixture {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ExecutaError(`cannot read the fixture ${path}: ${(error as Error).message}`);
+  }
+  const exchanges: Exchange[] = [];
+  const requests = new Map<string, Exchange>();
+  const skippedIds = new Set<string>();
+  const notReplayed = new Map<string, number>();
+  const skipLine = (what: string) => notReplayed.set(what, (notReplayed.get(what) ?? 0) + 1);
+  text.split("\n").forEach((raw, i) => {
+    const n = i + 1;
+    if (!raw.trim()) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      throw lineError(path, n, `not JSON: ${(error as Error).message}`);
+    }
+    if (!isObject(value)) throw lineError(path, n, "not a JSON object");
+    if ("request" in value) {
+      const request = value.request;
+      if (!isObject(request) || typeof request.method !== "string" || !("expect" in value)) throw lineError(path, n, 'an exchange needs "request" {"method", "params"} and "expect"');
+      if (request.params !== undefined && !isObject(request.params)) throw lineError(path, n, "request.params must be an object");
+      exchanges.push({ line: n, method: request.method, ...(isObject(request.params) && { params: request.params }), expect: value.expect });
+      return;
+    }
+    const kind = value.kind;
+    if (typeof kind !== "string") throw lineError(path, n, 'neither a harness event (no "kind") nor an exchange (no "request")');
+    if (kind === "meta") return;
+    if (HARNESS_KINDS_NOT_REPLAYED.has(kind)) return void skipLine(kind);
+    const id = JSON.stringify(value.id);
+    if (kind === "req") {
+      if (value.id === undefined || typeof value.ns !== "string" || typeof value.method !== "string") throw lineError(path, n, 'a "req" event needs id, ns and method');
+      const args = value.args === undefined ? undefined : value.args;
+      if (args !== undefined && !isObject(args)) throw lineError(path, n, "args must be an object");
+      let exchange: Exchange | undefined;
+      if (value.ns === "executa") exchange = { line: n, method: value.method, ...(args && { params: args }) };
+      else if (value.ns === "tools" && value.method === "invoke") {
+        if (!args || typeof args.method !== "string") throw lineError(path, n, 'a tools.invoke "req" needs args.method (the tool)');
+        exchange = { line: n, method: "invoke", params: { tool: args.method, arguments: isObject(args.args) ? args.args : {} }, app: true };
+      }
+      if (!exchange) {
+        skippedIds.add(id);
+        return void skipLine(`${value.ns}.${value.method}`);
+      }
+      if (requests.has(id)) throw lineError(path, n, `a second "req" with id ${id}`);
+      requests.set(id, exchange);
+      exchanges.push(exchange);
+      return;
+    }
+    if (kind === "res") {
+      if (typeof value.ok !== "boolean") throw lineError(path, n, 'a "res" event needs ok: true or false');
+      const exchange = requests.get(id);
+      if (!exchange) {
+        if (skippedIds.has(id)) return; // the answer to an app-level request, counted with it
+        throw lineError(path, n, `a "res" for id ${id}, which no earlier "req" has`);
+      }
+      if (exchange.expect !== undefined) throw lineError(path, n, `a second "res" for id ${id}`);
+      exchange.expect = value.ok ? { result: value.result } : { error: value.error };
+      return;
+    }
+    throw lineError(path, n, `unknown kind ${JSON.stringify(kind)} (the harness kinds are meta, req, res and auth.refresh)`);
+  });
+  return { exchanges, notReplayed: [...notReplayed].map(([what, count]) => (count > 1 ? `${what} ×${count}` : what)) };
+}
+
+/** Writes a harness recording (`executa dev --record`): a meta line, then each request and its answer. */
+export class HarnessRecorder {
+  private readonly started = performance.now();
+  private nextId = 1;
+
+  constructor(private readonly path: string, about: Record<string, unknown>) {
+    this.write({ kind: "meta", harness_version: "0.1", session_id: `executa-dev-${Date.now().toString(36)}`, recorder: "executa dev", ...about });
+  }
+
+  private write(event: Record<string, unknown>): void {
+    appendFileSync(this.path, JSON.stringify({ t: Math.round(performance.now() - this.started), ...event }) + "\n");
+  }
+
+  /** One exchange: the request the plugin got and the answer it gave (`{result}` or `{error}`). */
+  exchange(method: string, params: Record<string, unknown> | undefined, answer: Obj, sentAt: number): void {
+    const id = this.nextId++;
+    appendFileSync(this.path, JSON.stringify({ t: Math.round(sentAt - this.started), kind: "req", id, ns: "executa", method, ...(params && { args: params }) }) + "\n");
+    this.write({ kind: "res", id, ...("error" in answer ? { ok: false, error: answer.error } : { ok: true, result: answer.result }) });
+  }
+}
