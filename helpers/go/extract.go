@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -81,6 +83,30 @@ func (x *extractor) diag(severity string, pos token.Pos, hint string, format str
 	x.diags = append(x.diags, Diagnostic{Severity: severity, Message: fmt.Sprintf(format, args...), Hint: hint, File: l.File, Line: l.Line, Column: l.Column})
 }
 
+// parseErrors reports the parser's errors at their own positions (at most ten per file).
+func (x *extractor) parseErrors(name string, err error) {
+	var list scanner.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		x.diags = append(x.diags, Diagnostic{Severity: "error", Message: err.Error(), File: name, Line: 1, Column: 1})
+		return
+	}
+	for i, e := range list {
+		if i == 10 {
+			break
+		}
+		x.diags = append(x.diags, Diagnostic{Severity: "error", Message: e.Msg, File: name, Line: max(e.Pos.Line, 1), Column: max(e.Pos.Column, 1)})
+	}
+}
+
+func (x *extractor) hasErrors() bool {
+	for _, d := range x.diags {
+		if d.Severity == "error" {
+			return true
+		}
+	}
+	return false
+}
+
 func extract(dir, module string) (*Result, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -98,7 +124,7 @@ func extract(dir, module string) (*Result, error) {
 		}
 		f, err := parser.ParseFile(x.fset, filepath.Join(dir, name), nil, parser.ParseComments)
 		if err != nil {
-			x.diags = append(x.diags, Diagnostic{Severity: "error", Message: err.Error(), File: name, Line: 1, Column: 1})
+			x.parseErrors(name, err)
 			continue
 		}
 		if f.Name.Name != "main" {
@@ -134,6 +160,17 @@ func extract(dir, module string) (*Result, error) {
 				x.diag("error", pos, "put it in the doc comment right above a func(ctx context.Context, args T) (R, error)", "%s is not in the doc comment of a function", directive)
 			}
 		}
+	}
+	if len(res.Tools) == 0 && !x.hasErrors() {
+		read, first := "no Go files of package main", "go.mod"
+		if len(x.names) > 0 {
+			read, first = strings.Join(x.names, ", "), x.names[0]
+		}
+		x.diags = append(x.diags, Diagnostic{
+			Severity: "error", File: first, Line: 1, Column: 1,
+			Message: fmt.Sprintf("no function has a //executa:tool directive (read: %s)", read),
+			Hint:    "put //executa:tool name=... in the doc comment of each tool function, or take the manifest from the running plugin: executa manifest --from-plugin -- <command>",
+		})
 	}
 	res.Diagnostics = x.diags
 	if res.Diagnostics == nil {

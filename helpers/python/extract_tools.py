@@ -171,11 +171,23 @@ class Project:
                 parts = parts[:-1]
             name = ".".join(parts)
             try:
-                with open(path, encoding="utf-8") as f:
-                    source = f.read()
+                with open(path, "rb") as f:
+                    data = f.read()
+                source = data.decode("utf-8")
                 tree = ast.parse(source, filename=rel)
+            except UnicodeDecodeError as e:
+                line = data.count(b"\n", 0, e.start) + 1
+                column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+                self.errors.append({"severity": "error", "message": "the file is not UTF-8: byte 0x%02x cannot be decoded" % data[e.start], "file": rel, "line": line, "column": column, "hint": "save the file as UTF-8"})
+                continue
             except SyntaxError as e:
                 self.errors.append({"severity": "error", "message": "syntax error: %s" % e.msg, "file": rel, "line": e.lineno or 1, "column": e.offset or 1})
+                continue
+            except (ValueError, RecursionError, MemoryError) as e:
+                self.errors.append({"severity": "error", "message": "cannot parse the file: %s" % e, "file": rel, "line": 1, "column": 1})
+                continue
+            except OSError as e:
+                self.errors.append({"severity": "error", "message": "cannot read the file: %s" % (e.strerror or e), "file": rel, "line": 1, "column": 1})
                 continue
             self.modules[name] = Module(name, path, rel, tree, is_package)
 
@@ -380,6 +392,15 @@ class Extractor:
                 locations.append(tool[1])
                 bindings.append({"tool": tool[0]["name"], "module": module.name, "symbol": node.name})
                 packages.add(module.name.split(".")[0])
+        if not tools and not any(d["severity"] == "error" for d in self.diagnostics):
+            files = sorted(m.rel for m in self.project.modules.values())
+            read = ", ".join(files[:5]) + (" ..." if len(files) > 5 else "") if files else "no Python files"
+            self.diagnostics.append({
+                "severity": "error",
+                "message": "no function is decorated with @tool (read: %s)" % read,
+                "file": files[0] if files else "pyproject.toml", "line": 1, "column": 1,
+                "hint": "decorate each tool function with @tool (from <your package>.executa import tool), or take the manifest from the running plugin: executa manifest --from-plugin -- <command>",
+            })
         package_dir = None
         if bindings:
             roots = {b["module"].split(".")[0] for b in bindings}

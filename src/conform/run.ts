@@ -1,6 +1,6 @@
 /** runChecks: a probe session first (describe, alive), then every check on its own sessions, in parallel. */
 import { ExecutaError } from "../common/errors.js";
-import { PluginExited, prepareLaunch, Session, TIMED_OUT, within, type LaunchSpec, type MockHostOptions } from "../host/index.js";
+import { errorLine, PluginExited, prepareLaunch, Session, TIMED_OUT, within, type LaunchSpec, type MockHostOptions } from "../host/index.js";
 import { Timeouts, type Manifest } from "../protocol/index.js";
 import { CHECKS, manifestTextCheck } from "./checks/index.js";
 import { CheckContext, frames, type ProbeResult, type Shared } from "./context.js";
@@ -31,9 +31,8 @@ async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, 
     if (error instanceof PluginExited && error.spawnError) {
       throw new ExecutaError(`cannot start the plugin (${launch.command}): ${error.spawnError.message}`, { hint: "check the command, or pass it after --: executa test -- <command> [args]" });
     }
-    const lines = session.stderr.trim().split("\n").map((l) => l.trim()).filter(Boolean);
-    const err = [...new Set([...lines.filter((l) => /error|exception|traceback|panic/i.test(l)).slice(0, 2), ...lines.slice(-1)])].join(" / ");
-    describe = { timedOut: false, error: `${(error as Error).message} before answering${err ? ` (stderr: ${err.slice(0, 300)})` : ""}` };
+    const said = errorLine(session.stderr);
+    describe = { timedOut: false, error: `${(error as Error).message} before answering${said ? ` (stderr: ${said.slice(0, 300)})` : ""}` };
   }
   const result = describe.file?.error ? undefined : describe.frame?.result;
   const manifest = result && typeof result === "object" && !Array.isArray(result) ? (result as Manifest) : undefined;

@@ -18,3 +18,4 @@ export {
 export { matches, ANY } from "./match.js";
 export { LineSplitter, type OversizeLine } from "./lines.js";
 export { readFixture, HarnessRecorder, type Exchange, type Fixture } from "./recording.js";
+export { errorLine } from "./stderr.js";

@@ -64,9 +64,11 @@ export async function generateManifest(projectDir: string, options: GenerateOpti
   const project = loadProject(projectDir);
   const extraction = await extract(project, options);
   const { manifest, diagnostics: pluginDiagnostics } = pluginLevelManifest(project, extraction.tools);
+  const sourceErrors = hasErrors(extraction.diagnostics);
   const validation = attachLocations(validateManifest(manifest, { source: "generated" }), extraction.locations).filter(
-    // The plugin-level checks already reported these with executa.json as the place to fix them.
-    (d) => !pluginDiagnostics.some((p) => p.path === d.path && p.severity === "error"),
+    // The plugin-level checks already reported these with executa.json as the place to fix them;
+    // and a manifest without tools follows from a source error already reported where it is.
+    (d) => !pluginDiagnostics.some((p) => p.path === d.path && p.severity === "error") && !(sourceErrors && d.path === "$.tools" && extraction.tools.length === 0),
   );
   const diagnostics = applyStrict([...extraction.diagnostics, ...pluginDiagnostics, ...validation], options.strict);
   const outputs: Output[] = [{ path: MANIFEST_PATH, content: canonicalManifestJson(manifest) }];

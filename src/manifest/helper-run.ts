@@ -27,9 +27,12 @@ export async function runHelper(command: string, args: string[], cwd: string, wh
     });
   }
   try {
-    const out = JSON.parse(result.stdout) as HelperOutput;
+    const out = JSON.parse(result.stdout) as Omit<HelperOutput, "packageDir"> & { packageDir?: string | null };
     // Go's maps come out with sorted keys: give every tool and parameter the canonical key order.
-    return { ...out, tools: (canonicalManifest({ tools: out.tools }) as { tools: ToolDefinition[] }).tools };
+    const tools = (canonicalManifest({ tools: out.tools }) as { tools: ToolDefinition[] }).tools;
+    // Python's None (no package: no tools, or tools outside a package) arrives as null.
+    const { packageDir, ...rest } = out;
+    return { ...rest, tools, ...(typeof packageDir === "string" && { packageDir }) };
   } catch {
     throw new ExecutaError(`the ${what} printed no JSON: ${tail(result.stdout || result.stderr)}`);
   }

@@ -1,8 +1,11 @@
-/** Spawns any plugin, sends `describe`, and returns its manifest (a small reader, not the host simulator). */
-import { spawn } from "node:child_process";
-import { readFileSync, unlinkSync } from "node:fs";
+/**
+ * Starts any plugin, sends `describe` and returns its manifest, on the host's session: the plugin
+ * runs in its own temp folder and process group, and a file-transport answer is read only by the
+ * host's safe rules.
+ */
 import { ExecutaError } from "../../common/errors.js";
-import { FILE_TRANSPORT_KEY, Timeouts } from "../../protocol/index.js";
+import { describeExit, errorLine, PluginExited, Session, type Response } from "../../host/index.js";
+import { Timeouts } from "../../protocol/index.js";
 
 export interface LiveDescribe {
   manifest: unknown;
@@ -10,71 +13,34 @@ export interface LiveDescribe {
   stderr: string;
 }
 
-export function describePlugin(command: string, args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<LiveDescribe> {
+const START_HINT = "pass the plugin's launch command after --, e.g. `executa manifest --from-plugin -- node dist/main.js`";
+
+export async function describePlugin(command: string, args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<LiveDescribe> {
   const timeoutMs = options.timeoutMs ?? Timeouts.describeMs;
   const shown = [command, ...args].join(" ");
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
-    let stdout = "";
-    let stderr = "";
-    let settled = false;
-    const finish = (error: Error | undefined, manifest?: unknown) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      child.stdin.end();
-      // Give the plugin its EOF; stop it if it lingers.
-      const kill = setTimeout(() => child.kill("SIGKILL"), Timeouts.sigtermGraceMs);
-      kill.unref();
-      child.once("exit", () => clearTimeout(kill));
-      if (error) reject(error);
-      else resolve({ manifest, stderr });
-    };
-    const timer = setTimeout(
-      () => finish(new ExecutaError(`${shown} did not answer describe within ${timeoutMs / 1000} s`, { hint: "check that the plugin reads JSON-RPC from stdin; its stderr: " + stderr.trim().slice(-300) })),
-      timeoutMs,
-    );
-    child.on("error", (error: NodeJS.ErrnoException) =>
-      finish(new ExecutaError(`cannot start ${shown}: ${error.code === "ENOENT" ? "command not found" : error.message}`, { hint: "pass the plugin's launch command after --, e.g. `executa manifest --from-plugin -- node dist/main.js`" })),
-    );
-    child.on("exit", (code) => {
-      setImmediate(() => finish(new ExecutaError(`${shown} exited (code ${code}) before answering describe`, { hint: stderr.trim().split("\n").slice(-3).join(" | ") || undefined })));
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-      let nl: number;
-      while ((nl = stdout.indexOf("\n")) !== -1) {
-        const line = stdout.slice(0, nl).trim();
-        stdout = stdout.slice(nl + 1);
-        if (!line) continue;
-        let frame: Record<string, unknown>;
-        try {
-          frame = JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          continue; // tolerated, as the spec says; conformance checks report it
-        }
-        if (frame.id !== "describe") continue;
-        if (typeof frame[FILE_TRANSPORT_KEY] === "string") {
-          const path = frame[FILE_TRANSPORT_KEY];
-          try {
-            frame = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-            unlinkSync(path);
-          } catch (error) {
-            finish(new ExecutaError(`cannot read the describe response from ${path}: ${(error as Error).message}`));
-            return;
-          }
-        }
-        if (frame.error) {
-          const e = frame.error as { code?: number; message?: string };
-          finish(new ExecutaError(`${shown} answered describe with error ${e.code}: ${e.message}`));
-          return;
-        }
-        finish(undefined, frame.result);
-        return;
+  const session = new Session({ command, args: [...args], ...(options.cwd && { cwd: options.cwd }) }, { recordChars: 500 });
+  try {
+    let r: Response;
+    try {
+      r = await session.describe(timeoutMs);
+    } catch (error) {
+      const said = errorLine(session.stderr);
+      if (error instanceof PluginExited && error.spawnError) {
+        const code = (error.spawnError as NodeJS.ErrnoException).code;
+        throw new ExecutaError(`cannot start ${shown}: ${code === "ENOENT" ? "command not found" : error.spawnError.message}`, { hint: START_HINT });
       }
-    });
-    child.stdin.on("error", () => undefined);
-    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: "describe", method: "describe", params: {} }) + "\n");
-  });
+      if (error instanceof PluginExited) {
+        throw new ExecutaError(`${shown} exited (${describeExit(error.exit)}) before answering describe`, { hint: said ? `the plugin said: ${said}` : "it wrote nothing on stderr; run it by hand to see why" });
+      }
+      throw new ExecutaError(`${shown} did not answer describe within ${timeoutMs / 1000} s`, { hint: `check that the plugin reads JSON-RPC lines from stdin and flushes stdout${said ? `; its stderr: ${said}` : ""}` });
+    }
+    if (r.file?.error) throw new ExecutaError(`${shown} answered describe by file transport, and the host could not accept it: ${r.file.error}`, { hint: "write the response file with a name starting executa- directly in the temp folder the plugin gets (TMPDIR)" });
+    if ("error" in r.frame) {
+      const e = r.frame.error as { code?: unknown; message?: unknown } | undefined;
+      throw new ExecutaError(`${shown} answered describe with error ${String(e?.code)}: ${String(e?.message)}`, { hint: "describe must answer the manifest itself" });
+    }
+    return { manifest: r.frame.result, stderr: session.stderr };
+  } finally {
+    await session.dispose();
+  }
 }
