@@ -65,8 +65,8 @@ export const testCommand = defineCommand({
     ["$0 test --strict", "fail on warnings too (for your own plugins in CI)"],
   ],
   async run(args) {
-    if (!Number.isInteger(args.fuzz) || args.fuzz < 0) throw new ExecutaError(`--fuzz must be a whole number of frames, got ${args.fuzz}`);
-    if (args.seed !== undefined && !Number.isInteger(args.seed)) throw new ExecutaError(`--seed must be an integer, got ${args.seed}`);
+    if (!Number.isInteger(args.fuzz) || args.fuzz < 0) throw new ExecutaError(`--fuzz must be a whole number of frames, got ${args.fuzz}`, { hint: "e.g. --fuzz 10000" });
+    if (args.seed !== undefined && !Number.isInteger(args.seed)) throw new ExecutaError(`--seed must be an integer, got ${args.seed}`, { hint: "use the seed a fuzz run printed, e.g. --seed 7" });
     const launch = await launchFrom(args);
     const only = list(args.only);
     const skipIds = list(args.skip);

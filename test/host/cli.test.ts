@@ -48,6 +48,48 @@ describe("executa test", () => {
   });
 });
 
+describe("executa test --json: one object on stdout in every outcome", () => {
+  const one = (r: { stdout: string }) => {
+    const lines = r.stdout.trim().split("\n");
+    assert.equal(lines.length, 1, r.stdout);
+    return JSON.parse(lines[0]!) as { status: string; error?: { message: string; hint?: string }; results?: { id: string; status: string; message?: string; rule?: string }[] };
+  };
+
+  it("could not run: no plugin, a command that does not exist, bad flags, an unknown check id", () => {
+    const empty = mkdtempSync(join(tmpdir(), "executa-empty-"));
+    for (const [args, message] of [
+      [["test", "--json", "--dir", empty], /no plugin found in/],
+      [["test", "--json", "--", "/nonexistent/plugin"], /cannot start the plugin \(\/nonexistent\/plugin\)/],
+      [["test", "--json", "--fuzz", "-3", "--", "true"], /--fuzz must be a whole number/],
+      [["test", "--json", "--only", "nope", "--dir", NODE_DIR, "--", process.execPath, "reference.mjs"], /unknown check id: nope/],
+    ] as const) {
+      const r = executa([...args]);
+      assert.equal(r.code, 2, r.stderr);
+      const out = one(r);
+      assert.equal(out.status, "error");
+      assert.match(out.error!.message, message);
+      assert.ok(out.error!.hint, "a hint says what to do");
+    }
+  });
+
+  it("failed and ok: every check keeps {id, status, message, rule}; --strict turns warnings into a failed run", () => {
+    const failed = executa(["test", "--json", "--only", "health", "--dir", NODE_DIR, "--", process.execPath, "health-healthy.mjs"]);
+    assert.equal(failed.code, 1);
+    const report = one(failed);
+    assert.equal(report.status, "failed");
+    assert.deepEqual(report.results!.map((r) => [r.id, r.status]), [["health", "fail"]]);
+    assert.match(report.results![0]!.rule!, /status. must be one of .ready., .error., .initializing./);
+    const warned = executa(["test", "--json", "--only", "lifecycle.sigterm", "--dir", NODE_DIR, "--", process.execPath, "ignores-sigterm.mjs"]);
+    assert.equal(warned.code, 0, warned.stderr);
+    assert.equal(one(warned).status, "ok");
+    assert.equal(one(warned).results![0]!.status, "warn");
+    const strict = executa(["test", "--json", "--strict", "--only", "lifecycle.sigterm", "--dir", NODE_DIR, "--", process.execPath, "ignores-sigterm.mjs"]);
+    assert.equal(strict.code, 1);
+    assert.equal(one(strict).status, "failed");
+    assert.equal(one(strict).results![0]!.status, "warn", "the verdict itself stays a warning");
+  });
+});
+
 describe("executa dev", () => {
   it("runs REPL commands piped in (no TTY): tools, invoke with coerced values, health, trace", () => {
     const input = ["tools", 'invoke echo text="hi there" times=2 loud=yes tags=a,b', "invoke ask question=why", "trace on", "health", "invoke echo times=x text=a", "nonsense", "quit"].join("\n") + "\n";
