@@ -1,9 +1,11 @@
 /**
- * Issue 5's benchmark: the full conformance suite's wall time on a generated plugin per language
- * (parallel sessions against one at a time, side by side), and fuzz frames per second.
+ * The conformance suite's cost. Issue 8: wall time and the host's peak RSS of `executa test` on a
+ * healthy plugin and on a hostile one that prints a 1 GiB line, side by side. Issue 5: the suite
+ * on a generated plugin per language (parallel sessions against one at a time), and fuzz frames
+ * per second.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,7 +17,7 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const work = mkdtempSync(join(tmpdir(), "executa-bench-conform-"));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const FUZZ = Number(process.env.BENCH_FUZZ ?? 10_000);
-const LANGS = (process.env.BENCH_LANGS ?? "ts,python,go").split(",");
+const LANGS = (process.env.BENCH_LANGS ?? "ts,python,go").split(",").filter(Boolean);
 
 function have(program: string, args = ["--version"]): boolean {
   try {
@@ -49,6 +51,50 @@ async function fuzzRate(launch: LaunchSpec): Promise<number> {
   return stats.framesPerSecond;
 }
 
+/** `executa test --json` on a plugin, as a user runs it: wall time and the process's peak RSS (VmHWM). */
+function executaTest(args: string[]): Promise<{ ms: number; peakMiB: number; statuses: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [join(REPO, "bin", "executa.js"), "test", "--json", "--", ...args], { stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    let peak = 0;
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const sample = setInterval(() => {
+      try {
+        peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
+      } catch {
+        // between samples it exited
+      }
+    }, 20);
+    child.on("close", () => {
+      clearInterval(sample);
+      try {
+        const report = JSON.parse(out) as { results: { status: string }[] };
+        const count = (s: string) => report.results.filter((r) => r.status === s).length;
+        resolve({ ms: performance.now() - started, peakMiB: peak, statuses: `${count("pass")} pass, ${count("fail")} fail, ${count("warn")} warn, ${count("skip")} skip` });
+      } catch (error) {
+        reject(new Error(`executa test printed no report: ${(error as Error).message}`));
+      }
+    });
+  });
+}
+
+const PLUGINS = join(REPO, "test", "broken-plugins", "node");
+const HOSTILE_ROUNDS = Number(process.env.BENCH_HOSTILE_ROUNDS ?? 2);
+const healthy: Awaited<ReturnType<typeof executaTest>>[] = [];
+const flooding: Awaited<ReturnType<typeof executaTest>>[] = [];
+for (let i = 0; i < HOSTILE_ROUNDS; i++) {
+  healthy.push(await executaTest([process.execPath, join(PLUGINS, "reference.mjs")]));
+  flooding.push(await executaTest([process.execPath, join(PLUGINS, "hostile.mjs"), "flood"]));
+}
+const hostileRows = [
+  ["healthy (reference.mjs)", fmt(median(healthy.map((r) => r.ms))), median(healthy.map((r) => r.peakMiB)).toFixed(0), healthy[0]!.statuses],
+  ["flooding (hostile.mjs flood: 1 GiB on one line per invoke)", fmt(median(flooding.map((r) => r.ms))), median(flooding.map((r) => r.peakMiB)).toFixed(0), flooding[0]!.statuses],
+];
+process.stdout.write(`executa test --json (every check, fuzz off), median of ${HOSTILE_ROUNDS}, run alternately. ${process.platform} ${process.arch}, Node ${process.version}.\n\n`);
+process.stdout.write(table(["plugin", "wall time (ms)", "peak RSS of executa test (MiB)", "verdicts"], hostileRows));
+process.stdout.write("\n");
+
 const rows: (string | number)[][] = [];
 for (const lang of LANGS) {
   if (lang === "go" && !have("go", ["version"])) {
@@ -74,5 +120,6 @@ for (const lang of LANGS) {
   }
 }
 
-process.stdout.write(`Full check suite (20 checks; fuzz off), median of ${ROUNDS}; fuzz: ${FUZZ} frames on one session. ${process.platform} ${process.arch}, Node ${process.version}.\n\n`);
+if (rows.length === 0) process.exit(0);
+process.stdout.write(`Full check suite on a generated plugin (fuzz off), median of ${ROUNDS}; fuzz: ${FUZZ} frames on one session.\n\n`);
 process.stdout.write(table(["language", "suite, 4 sessions at once (ms)", "suite, 1 at a time (ms)", "speed-up", "fuzz frames/s"], rows));
