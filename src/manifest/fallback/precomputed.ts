@@ -59,7 +59,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/host.py",
         "template": "__pyModule__/executa/host.py",
-        "sha256": "74e5c880bbdd3e18de0f0d0692f270854671327b4b94ca76e682daf8224087b9"
+        "sha256": "0ed578baee8d4b9703352763f4c5b139d82a551bb08af148fb7087499b31141c"
       },
       {
         "path": "__pyModule__/executa/ids.py",
@@ -74,7 +74,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/run.py",
         "template": "__pyModule__/executa/run.py",
-        "sha256": "effee067817bdc3a46cd44757dd607dc0f902022e613e52f25f363067e1fb937"
+        "sha256": "069a3a8b991ad5230c4f090f7390aa4619f417480da075ed3a509882df847da5"
       },
       {
         "path": "__pyModule__/executa/stdio.py",

@@ -53,6 +53,19 @@ type channel struct {
 
 	mu      sync.Mutex
 	pending map[string]chan reply
+	closed  bool // stdin closed: the host can answer nothing any more
+}
+
+// close fails every request still waiting (its answer can never come once stdin is closed),
+// and every new one.
+func (c *channel) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	for id, wait := range c.pending {
+		wait <- reply{err: &HostError{Code: CodeInternalError, Message: "HOST_GONE: stdin closed before the host answered the request"}}
+		delete(c.pending, id)
+	}
 }
 
 func newChannel(m *manifest, w *frameWriter, log func(string, ...any)) *channel {
@@ -163,6 +176,10 @@ func (h *HostClient) Request(ctx context.Context, method string, params any) (js
 	id := randomHex()
 	answer := make(chan reply, 1)
 	h.ch.mu.Lock()
+	if h.ch.closed {
+		h.ch.mu.Unlock()
+		return nil, &HostError{Code: CodeInternalError, Message: "HOST_GONE: stdin closed before the host answered " + method, Method: method}
+	}
 	h.ch.pending[id] = answer
 	h.ch.mu.Unlock()
 	drop := func() {

@@ -61,6 +61,7 @@ func Serve(ctx context.Context, manifestJSON []byte, bindings Bindings, in io.Re
 
 	select {
 	case <-eof:
+		s.channel.close()
 		stopper.stop("stdin closed")
 	case <-stopper.stopped:
 	case <-ctx.Done():

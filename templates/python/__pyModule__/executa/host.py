@@ -49,6 +49,10 @@ class _Pending:
         self.error = None
 
 
+def _host_gone(method: str) -> HostError:
+    return HostError(-32603, f"HOST_GONE: stdin closed before the host answered {method}", method=method)
+
+
 class HostChannel:
     """The plugin's side of reverse RPC: the pending table and the negotiated state."""
 
@@ -60,6 +64,7 @@ class HostChannel:
         self._before_wait = before_wait  # lets the reading move off a thread that is about to block
         self._pending: dict[str, _Pending] = {}
         self._lock = threading.Lock()
+        self._closed = False  # stdin closed: the host can answer nothing any more
 
     def settle(self, frame: dict) -> None:
         """A response frame from the host: settles the pending request with its id."""
@@ -117,6 +122,8 @@ class HostChannel:
         id = random_hex()
         entry = _Pending()
         with self._lock:
+            if self._closed:
+                raise _host_gone(method)
             self._pending[id] = entry
         if self._before_wait is not None:
             self._before_wait()
@@ -130,6 +137,16 @@ class HostChannel:
             code, message, data = entry.error
             raise HostError(code, message, data, method=method)
         return entry.result
+
+    def close(self) -> None:
+        """stdin closed: every request still waiting fails now (its answer can never come), and so does every new one."""
+        with self._lock:
+            self._closed = True
+            waiting = list(self._pending.values())
+            self._pending.clear()
+        for entry in waiting:
+            entry.error = (-32603, "HOST_GONE: stdin closed before the host answered the request", None)
+            entry.done.set()
 
     def client(self, invoke_id: str, deadline_ms: float) -> HostClient:
         return HostClient(self, invoke_id, deadline_ms)

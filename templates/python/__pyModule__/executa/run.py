@@ -80,6 +80,7 @@ class _Server:
                 log(f"executa: stdin: {err}")
                 line = None
             if line is None:
+                self.channel.close()
                 self.stopper.begin("stdin closed")
                 return
             if line is OVERSIZE:

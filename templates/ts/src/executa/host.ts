@@ -40,6 +40,8 @@ function namespaceOf(method: string): Namespace {
   return OTHER;
 }
 
+const hostGone = (method: string) => new HostError(-32603, `HOST_GONE: stdin closed before the host answered ${method}`, { method });
+
 interface Pending {
   resolve(result: unknown): void;
   reject(error: HostError): void;
@@ -51,6 +53,8 @@ export class HostChannel {
   v2 = false;
   private readonly pending = new Map<string, Pending>();
   private readonly capabilities: ReadonlySet<string>;
+  /** Set when stdin closed: the host can answer nothing any more. */
+  private closed = false;
 
   constructor(
     manifest: Manifest,
@@ -103,6 +107,7 @@ export class HostChannel {
         method,
       });
     if (wait <= 0) return Promise.reject(timedOut());
+    if (this.closed) return Promise.reject(hostGone(method));
 
     const id = randomHex();
     const metadata = isObject(params.metadata) ? params.metadata : {};
@@ -129,6 +134,13 @@ export class HostChannel {
       });
       this.writer.request(id, method, frameParams);
     });
+  }
+
+  /** stdin closed: every request still waiting fails now (its answer can never come), and so does every new one. */
+  close(): void {
+    this.closed = true;
+    for (const entry of this.pending.values()) entry.reject(hostGone("the request"));
+    this.pending.clear();
   }
 
   /** A host client bound to one invoke. */

@@ -40,6 +40,7 @@ export function run({ manifest, bindings }: RunOptions): void {
   stdin.on("data", (chunk: Buffer) => splitter.push(chunk));
   stdin.on("end", () => {
     splitter.end();
+    channel.close();
     stopper.begin("stdin closed");
   });
   stdin.on("error", (err) => {
