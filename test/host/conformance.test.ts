@@ -87,9 +87,9 @@ describe("conformance suite", () => {
     await assert.rejects(runChecks({ command: "/nonexistent/plugin", args: [] }), /cannot start the plugin/);
   });
 
-  it("a healthy plugin's suite takes a few seconds", async () => {
+  it("a healthy plugin's suite takes seconds, not the sum of its timeouts", async () => {
     const report = await runChecks(pluginLaunch("node/reference.mjs"));
     assert.equal(report.passed, true);
-    assert.ok((report.ms ?? 0) < 8000, `took ${report.ms} ms`);
+    assert.ok((report.ms ?? 0) < 20_000, `took ${report.ms} ms (bench/conform.bench.ts measures it; unloaded about 3 s)`);
   });
 });
