@@ -136,7 +136,8 @@ export function fuzzCheck(count: number, seed: number): Check {
       const cases = generateCases(count, seed, ctx.tools);
       const session = ctx.session({ maxRecords: 200, recordChars: 200 });
       try {
-        await session.request("executa.conformance/fuzz-start", undefined, 5000);
+        // As the host does before any invoke (a v1 plugin answers -32601 and stays on v1).
+        await session.initialize();
       } catch (error) {
         if (error instanceof PluginExited) return { status: "fail", message: `${error.message}${frames(session)}`, rule: Rule.keepReading };
       }
