@@ -1,32 +1,33 @@
 /**
  * `executa build`: build time per target and size; cold start (spawn -> describe) and invoke
- * throughput of the SEA artifact (with code cache), with a startup snapshot, and with bun, each
- * against `node bundle.cjs` in the same run; Go and Python artifacts beside them.
+ * throughput of every artifact kind against its interpreter in the same run (`node bundle.cjs`,
+ * `python3 -m <module>`): the SEA without and with V8's code cache, a startup snapshot, bun, Go,
+ * and both PyInstaller layouts; and what `--reproducible-check` costs. Plugins are scaffolded.
  */
-import { cpSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build, bundle, type BuildReport } from "../src/builder/index.js";
+import { build, bundle, type BuildOptions, type BuildReport } from "../src/builder/index.js";
 import { exec, which } from "../src/common/exec.js";
 import { hostPlatformKey } from "../src/protocol/index.js";
+import { makeSpec, scaffold } from "../src/scaffold/index.js";
 import { coldStartMs, median, roundTripsMs, type Launch } from "./lib.js";
 
 process.env.EXECUTA_CACHE_DIR ||= join(tmpdir(), "executa-test-cache");
-const FIXTURES = join(process.cwd(), "test", "builder", "fixtures");
 const host = hostPlatformKey()!;
 const work = mkdtempSync(join(tmpdir(), "executa-build-bench-"));
 const COLD_RUNS = 9;
 const INVOKES = 300;
 
-function copy(name: string, as: string): string {
-  const dir = join(work, as);
-  cpSync(join(FIXTURES, name), dir, { recursive: true });
+async function project(lang: "ts" | "python" | "go", name: string): Promise<string> {
+  const dir = join(work, name);
+  await scaffold({ targetDir: dir, spec: makeSpec({ lang, name }), install: false, git: false, quiet: true });
   return dir;
 }
 
 /** A plugin with real start-up work: a module, imported by main, that builds a table on load. */
-function heavy(): string {
-  const dir = copy("ts-plugin", "heavy");
+async function heavy(): Promise<string> {
+  const dir = await project("ts", "heavy");
   writeFileSync(join(dir, "src", "startup.ts"), [
     "// Start-up work: a word table built when the module loads.",
     "export const table = new Map<string, number>();",
@@ -60,17 +61,36 @@ async function cold(launch: Launch): Promise<number> {
   return median(runs);
 }
 
-const invoke = (i: number) => ({ jsonrpc: "2.0", id: i, method: "invoke", params: { tool: "echo", arguments: { text: `t${i}` } } });
+const invoke = (i: number) => ({ jsonrpc: "2.0", id: i, method: "invoke", params: { tool: "text_stats", arguments: { text: `word ${i} word` } } });
 
 async function throughput(launch: Launch): Promise<number> {
   return (INVOKES / (await roundTripsMs(launch, invoke, INVOKES))) * 1000;
 }
 
-const exeOf = (r: BuildReport) => join(r.dist, r.targets[0]!.file);
+const exeOf = (r: BuildReport): Launch => ({ command: join(r.dist, r.targets[0]!.file), args: [] });
 const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
+const s = (ms: number) => (ms / 1000).toFixed(1);
+
+interface Row {
+  name: string;
+  coldMs: number;
+  base: number;
+  baseName: string;
+  rps?: number;
+  buildMs?: number;
+  size?: number;
+}
+
+function printRows(rows: Row[]): void {
+  process.stdout.write("| artifact | cold start (ms) | vs its interpreter | invokes/s | build (s) | size (MiB) |\n|---|---:|---:|---:|---:|---:|\n");
+  for (const r of rows) {
+    const vs = r.base === r.coldMs ? "(baseline)" : `${(r.coldMs / r.base).toFixed(2)}x ${r.baseName}`;
+    process.stdout.write(`| ${r.name} | ${r.coldMs.toFixed(1)} | ${vs} | ${r.rps ? r.rps.toFixed(0) : "-"} | ${r.buildMs ? s(r.buildMs) : "-"} | ${r.size ? mib(r.size) : "-"} |\n`);
+  }
+}
 
 try {
-  const light = copy("ts-plugin", "light");
+  const light = await project("ts", "light");
   const steps: Array<[string, number]> = [];
   const stepTimer = async <T>(label: string, fn: () => Promise<T>) => {
     const [result, ms] = await timed(fn);
@@ -78,58 +98,79 @@ try {
     return result;
   };
   const targets = [host, "linux-aarch64", "darwin-arm64", "windows-x86_64"].filter((v, i, a) => a.indexOf(v) === i);
-  const [all, allMs] = await timed(() => build({ skipManifestCheck: true, projectDir: light, targets, verify: false, step: stepTimer }));
+  const [all, allMs] = await timed(() => build({ projectDir: light, targets, verify: false, step: stepTimer }));
 
-  process.stdout.write(`### Build time per target (TS fixture, Node ${all.targets[0]!.runtime_version} SEA; runtimes cached)\n\n`);
+  process.stdout.write(`### Build time per target (scaffolded TS plugin, Node ${all.targets[0]!.runtime_version} SEA; runtimes cached)\n\n`);
   process.stdout.write("| step | time (s) | size (MiB) | archive (MiB) |\n|---|---:|---:|---:|\n");
   for (const [label, ms] of steps) {
     const t = all.targets.find((x) => label === `build ${x.platform}`);
-    process.stdout.write(`| ${label} | ${(ms / 1000).toFixed(1)} | ${t ? mib(t.size) : ""} | ${t ? mib(t.archive.size) : ""} |\n`);
+    process.stdout.write(`| ${label} | ${s(ms)} | ${t ? mib(t.size) : ""} | ${t ? mib(t.archive.size) : ""} |\n`);
   }
-  process.stdout.write(`| whole build (incl. archives, sums) | ${(allMs / 1000).toFixed(1)} | | |\n\n`);
+  process.stdout.write(`| whole build (manifest check, archives, sums, SBOM) | ${s(allMs)} | | |\n\n`);
 
-  const rows: Array<{ name: string; coldMs: number; rps?: number; buildMs?: number; size?: number }> = [];
+  const rows: Row[] = [];
   const lightNode = await bundleLaunch(light);
-  rows.push({ name: "node bundle.cjs", coldMs: await cold(lightNode), rps: await throughput(lightNode) });
-  const sea: Launch = { command: join(all.dist, all.targets.find((t) => t.platform === host)!.file), args: [] };
-  rows.push({ name: "SEA (code cache)", coldMs: await cold(sea), rps: await throughput(sea), size: all.targets[0]!.size });
+  const nodeMs = await cold(lightNode);
+  const node = { base: nodeMs, baseName: "node bundle.cjs" };
+  rows.push({ name: "node bundle.cjs", coldMs: nodeMs, ...node, rps: await throughput(lightNode) });
+  const sea = exeOf(all);
+  rows.push({ name: "SEA (default: no code cache)", coldMs: await cold(sea), ...node, rps: await throughput(sea), size: all.targets[0]!.size });
+  const [cached, cachedMs] = await timed(() => build({ projectDir: light, codeCache: true, outDir: join(work, "code-cache"), verify: false }));
+  rows.push({ name: "SEA --code-cache", coldMs: await cold(exeOf(cached)), ...node, rps: await throughput(exeOf(cached)), buildMs: cachedMs, size: cached.targets[0]!.size });
   try {
-    const [bun, bunMs] = await timed(() => build({ skipManifestCheck: true, projectDir: light, runtime: "bun", outDir: join(work, "bun"), verify: false }));
-    const launch = { command: exeOf(bun), args: [] };
-    rows.push({ name: "bun --compile", coldMs: await cold(launch), rps: await throughput(launch), buildMs: bunMs, size: bun.targets[0]!.size });
+    const [bun, bunMs] = await timed(() => build({ projectDir: light, runtime: "bun", outDir: join(work, "bun"), verify: false }));
+    rows.push({ name: "bun --compile", coldMs: await cold(exeOf(bun)), ...node, rps: await throughput(exeOf(bun)), buildMs: bunMs, size: bun.targets[0]!.size });
   } catch (error) {
-    rows.push({ name: `bun --compile (failed: ${(error as Error).message.slice(0, 60)})`, coldMs: NaN });
+    rows.push({ name: `bun --compile (failed: ${(error as Error).message.slice(0, 60)})`, coldMs: NaN, ...node });
   }
   if (which("go")) {
-    const goDir = copy("go-plugin", "go");
-    const [go, goMs] = await timed(() => build({ skipManifestCheck: true, projectDir: goDir, verify: false }));
-    rows.push({ name: "Go", coldMs: await cold({ command: exeOf(go), args: [] }), buildMs: goMs, size: go.targets[0]!.size });
+    const goDir = await project("go", "go-light");
+    const [go, goMs] = await timed(() => build({ projectDir: goDir, verify: false }));
+    rows.push({ name: "Go", coldMs: await cold(exeOf(go)), ...node, rps: await throughput(exeOf(go)), buildMs: goMs, size: go.targets[0]!.size });
   }
-  if ((await exec("python3", ["-m", "PyInstaller", "--version"])).code === 0) {
-    const pyDir = copy("py-plugin", "py");
-    const [py, pyMs] = await timed(() => build({ skipManifestCheck: true, projectDir: pyDir, verify: false }));
-    rows.push({ name: "Python (PyInstaller)", coldMs: await cold({ command: exeOf(py), args: [] }), buildMs: pyMs, size: py.targets[0]!.size });
+  const python = (await exec("python3", ["-c", "import sys; print(sys.executable)"])).stdout.trim();
+  const pyinstaller = python && (await exec(python, ["-m", "PyInstaller", "--version"])).code === 0;
+  if (pyinstaller) {
+    const pyDir = await project("python", "py-light");
+    const moduleLaunch: Launch = { command: python, args: ["-m", "py_light"], cwd: pyDir };
+    const moduleMs = await cold(moduleLaunch);
+    const py = { base: moduleMs, baseName: "python3 -m" };
+    rows.push({ name: "python3 -m py_light", coldMs: moduleMs, ...py, rps: await throughput(moduleLaunch) });
+    for (const layout of ["onedir", "onefile"] as const) {
+      const [built, ms] = await timed(() => build({ projectDir: pyDir, pythonLayout: layout, outDir: join(work, `py-${layout}`), verify: false }));
+      const size = layout === "onefile" ? built.targets[0]!.size : built.targets[0]!.archive.size;
+      rows.push({ name: `PyInstaller ${layout}${layout === "onedir" ? " (default; size: archive)" : ""}`, coldMs: await cold(exeOf(built)), ...py, rps: await throughput(exeOf(built)), buildMs: ms, size });
+    }
   }
-  const base = rows[0]!.coldMs;
   process.stdout.write(`### Light plugin: cold start (spawn -> describe, median of ${COLD_RUNS}) and ${INVOKES} sequential invokes\n\n`);
-  process.stdout.write("| artifact | cold start (ms) | vs node bundle.cjs | invokes/s | build (s) | size (MiB) |\n|---|---:|---:|---:|---:|---:|\n");
-  for (const r of rows) {
-    process.stdout.write(`| ${r.name} | ${r.coldMs.toFixed(1)} | ${(r.coldMs / base).toFixed(2)}x | ${r.rps ? r.rps.toFixed(0) : "-"} | ${r.buildMs ? (r.buildMs / 1000).toFixed(1) : "-"} | ${r.size ? mib(r.size) : "-"} |\n`);
+  printRows(rows);
+
+  const checks: Array<[string, string, BuildOptions]> = [[`TS SEA, ${host}`, light, { projectDir: light }]];
+  if (which("go")) checks.push(["Go, all 7 targets", join(work, "go-light"), { projectDir: join(work, "go-light"), targets: "all" }]);
+  if (pyinstaller) checks.push(["Python onedir", join(work, "py-light"), { projectDir: join(work, "py-light") }]);
+  process.stdout.write("\n### What --reproducible-check costs (verification off in both)\n\n| build | plain (s) | with --reproducible-check (s) | the check itself (s) | files compared | identical |\n|---|---:|---:|---:|---:|---|\n");
+  for (const [label, dir, options] of checks) {
+    const [, plainMs] = await timed(() => build({ ...options, outDir: join(dir, "plain"), verify: false }));
+    const [checked, checkedMs] = await timed(() => build({ ...options, outDir: join(dir, "checked"), verify: false, reproducibleCheck: true }));
+    const r = checked.reproducible!;
+    process.stdout.write(`| ${label} | ${s(plainMs)} | ${s(checkedMs)} | ${r.seconds.toFixed(1)} | ${r.files} | ${r.identical ? "yes" : `no (${r.differences.length} differ)`} |\n`);
   }
 
-  const heavyDir = heavy();
+  const heavyDir = await heavy();
   const heavyNode = await bundleLaunch(heavyDir);
-  const [plain] = await timed(() => build({ skipManifestCheck: true, projectDir: heavyDir, outDir: join(work, "heavy-sea"), verify: false }));
-  const [snap, snapMs] = await timed(() => build({ skipManifestCheck: true, projectDir: heavyDir, snapshot: true, outDir: join(work, "heavy-snap"), verify: false }));
+  const [plain] = await timed(() => build({ projectDir: heavyDir, outDir: join(work, "heavy-sea"), verify: false }));
+  const [withCache] = await timed(() => build({ projectDir: heavyDir, codeCache: true, outDir: join(work, "heavy-cache"), verify: false }));
+  const [snap, snapMs] = await timed(() => build({ projectDir: heavyDir, snapshot: true, outDir: join(work, "heavy-snap"), verify: false }));
   const h = [
     { name: "node bundle.cjs", ms: await cold(heavyNode) },
-    { name: "SEA (code cache)", ms: await cold({ command: exeOf(plain), args: [] }) },
-    { name: "SEA --snapshot", ms: await cold({ command: exeOf(snap), args: [] }) },
+    { name: "SEA (default)", ms: await cold(exeOf(plain)) },
+    { name: "SEA --code-cache", ms: await cold(exeOf(withCache)) },
+    { name: "SEA --snapshot", ms: await cold(exeOf(snap)) },
   ];
   process.stdout.write(`\n### Plugin with real start-up work (a 400k-entry table built on load): cold start\n\n`);
   process.stdout.write("| artifact | cold start (ms) | node bundle.cjs / this |\n|---|---:|---:|\n");
   for (const r of h) process.stdout.write(`| ${r.name} | ${r.ms.toFixed(1)} | ${(h[0]!.ms / r.ms).toFixed(2)}x faster |\n`);
-  process.stdout.write(`\nsnapshot build: ${(snapMs / 1000).toFixed(1)} s, ${mib(statSync(exeOf(snap)).size)} MiB\n`);
+  process.stdout.write(`\nsnapshot build: ${s(snapMs)} s, ${mib(statSync(exeOf(snap).command).size)} MiB\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

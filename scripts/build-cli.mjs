@@ -21,7 +21,7 @@ await esbuild.build({
   platform: "node",
   target: "node20",
   // Native or very large packages stay as they are, loaded from node_modules when needed.
-  external: ["esbuild", "typescript", "postject", "portable-executable-signature"],
+  external: ["esbuild", "typescript", "postject", "portable-executable-signature", "@cyclonedx/cyclonedx-library", "packageurl-js", "spdx-expression-parse"],
   // CommonJS dependencies inside an ES module bundle call require() for Node built-ins.
   banner: { js: 'import { createRequire as __executaCreateRequire } from "node:module"; const require = __executaCreateRequire(import.meta.url);' },
   logLevel: "warning",

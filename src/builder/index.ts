@@ -1,24 +1,24 @@
 /**
- * `executa build`: manifest check -> per language executables for every target -> archives,
- * SHA256SUMS, build.json (and binary_urls in executa.json with a base URL) -> verification.
+ * `executa build`: manifest check -> per language artifacts for every target -> archives, `.sha256`
+ * files, SHA256SUMS, CycloneDX SBOM, build.json (and binary_urls in executa.json with a base URL)
+ * -> verification; with `reproducibleCheck`, a second build compared byte for byte.
  */
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { ExecutaError } from "../common/errors.js";
+import { PACKAGE_JSON } from "../common/package-info.js";
 import type { StepOutcome } from "../common/term.js";
-import { PLATFORM_KEYS, type PlatformKey } from "../protocol/index.js";
-import { bundle } from "../bundle/index.js";
-import { bunCompile } from "./bun.js";
-import { goBuild, goVersion } from "./go.js";
+import type { PlatformKey } from "../protocol/index.js";
+import { buildTargets } from "./language-targets.js";
 import { checkManifestBeforeBuild } from "./manifest-check.js";
-import { fetchPackageFiles } from "./npm-fetch.js";
-import { binaryUrls, factsOf, writeArchive, writeBinaryUrls, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
+import { artifactEntries, binaryUrls, entrypointIn, factsOf, writeArchive, writeBinaryUrls, writeChecksumFile, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
+import { bunPackager, goPackager, nodePackager, pythonPackager, type Built, type Packager, type Step } from "./packagers.js";
 import { readProject, type BuildProject as Project, type Language } from "./project.js";
-import { checkPythonTargets, pyinstallerBuild, pyinstallerVersion, pythonCommand } from "./python.js";
-import { injectSea, makeSeaBlob } from "./sea.js";
-import { snapshotEntrySource } from "./snapshot.js";
-import { artifactName, BUN_VERSION, bunTargetFor, hostKey, NODE_VERSION, nodeRuntimeFor, parseTargets } from "./targets.js";
+import type { PythonLayout } from "./python.js";
+import { compareBuilds, type Difference } from "./reproducible.js";
+import { writeSboms } from "./sbom/index.js";
+import { artifactName, hostKey, NODE_VERSION, parseTargets } from "./targets.js";
 import { launchFor, verifyLaunch, wineGap } from "./verify.js";
 import { tempPathFor, writeAtomic } from "./write-atomic.js";
 
@@ -27,6 +27,10 @@ export { bundle } from "../bundle/index.js";
 export { adhocSign, checkAdhocSignature } from "./macho-sign.js";
 export { cacheDir } from "./cache.js";
 export { BUN_VERSION, NODE_VERSION, parseTargets } from "./targets.js";
+export { buildTargets, workflowMatrix, type MatrixEntry } from "./language-targets.js";
+export { PYTHON_LAYOUTS, type PythonLayout } from "./python.js";
+export { describeDifference, type Difference } from "./reproducible.js";
+export { SBOM_FILE, SBOM_SPEC } from "./sbom/index.js";
 export { launchFor, verifyLaunch, type Launch, type VerifyResult } from "./verify.js";
 export { untar, unzip } from "./archive/index.js";
 
@@ -38,15 +42,19 @@ export interface BuildOptions {
   targets?: string | readonly string[];
   runtime?: Runtime;
   snapshot?: boolean;
+  /** TypeScript/node: a V8 code cache in the host target (faster start, not byte for byte reproducible). */
+  codeCache?: boolean;
+  /** Python: PyInstaller's one-folder (default) or one-file layout. */
+  pythonLayout?: PythonLayout;
   /** Run the artifacts that can run here (default true). */
   verify?: boolean;
+  /** Build a second time into a temporary folder and compare every output byte for byte. */
+  reproducibleCheck?: boolean;
   baseUrl?: string;
-  /** Skip `executa manifest --check` (for callers that have just generated manifest.json). */
-  skipManifestCheck?: boolean;
   /** Default `<project>/dist`. */
   outDir?: string;
   /** Runs one labelled step (the CLI shows progress through it); `outcome` says how a finished step went. */
-  step?: <T>(label: string, work: () => Promise<T>, outcome?: (result: T) => StepOutcome) => Promise<T>;
+  step?: Step;
 }
 
 export interface VerifyStatus {
@@ -58,12 +66,24 @@ export interface VerifyStatus {
 
 export interface TargetReport extends FileFacts {
   platform: PlatformKey;
-  runtime: "node-sea" | "bun" | "go" | "pyinstaller";
+  runtime: Built["runtime"];
   runtime_version: string;
+  /** Python: `onedir` artifacts are a folder; `file` is its executable. */
+  layout?: PythonLayout;
   code_cache?: boolean;
   snapshot?: boolean;
-  archive: ArchiveFacts;
+  archive: ArchiveFacts & { checksum_file: string };
   verify: VerifyStatus;
+}
+
+export interface ReproducibleReport {
+  identical: boolean;
+  /** Files compared (everything the build writes but build.json, which holds the verification). */
+  files: number;
+  seconds: number;
+  differences: Difference[];
+  /** The second build's folder, kept when it differs. */
+  second_dir?: string;
 }
 
 export interface BuildReport {
@@ -72,83 +92,13 @@ export interface BuildReport {
   version: string;
   language: Language;
   dist: string;
-  manifest_check: "checked" | "skipped";
+  manifest_check: "checked";
   targets: TargetReport[];
+  /** CycloneDX files written into dist. */
+  sbom: string[];
   binary_urls: Record<string, BinaryUrl>;
   notes: string[];
-}
-
-/** The targets `all` means for a language and runtime. */
-function allTargets(language: Language, runtime: Runtime): PlatformKey[] {
-  if (language === "go") return [...PLATFORM_KEYS];
-  return PLATFORM_KEYS.filter((k) => k !== "linux-armv7l" || language === "python");
-}
-
-interface Built {
-  runtime: TargetReport["runtime"];
-  runtimeVersion: string;
-  codeCache?: boolean;
-  snapshot?: boolean;
-}
-
-type Packager = (key: PlatformKey, tempOut: string) => Promise<Built>;
-
-async function nodePackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, snapshot: boolean, step: BuildOptions["step"] & {}): Promise<Packager> {
-  const runtimes = targets.map((k) => nodeRuntimeFor(k));
-  const hostRuntime = nodeRuntimeFor(host);
-  const [hostNode, ...paths] = await step(`fetch Node ${NODE_VERSION} runtimes`, () =>
-    fetchPackageFiles([hostRuntime, ...runtimes].map((r) => ({ pkg: r.pkg, version: r.version, file: r.binary }))),
-  );
-  const { code } = await step("bundle with esbuild", () =>
-    snapshot ? bundle({ projectDir: project.dir, entrySource: snapshotEntrySource(project.dir) }) : bundle({ projectDir: project.dir }),
-  );
-  const blobs = new Map<boolean, Promise<Buffer>>();
-  const blobFor = (forHost: boolean) => {
-    if (!blobs.has(forHost)) {
-      blobs.set(forHost, makeSeaBlob({ hostNode: hostNode!, code, workDir: work, useCodeCache: forHost, useSnapshot: snapshot, label: forHost ? "host" : "portable" }));
-    }
-    return blobs.get(forHost)!;
-  };
-  return async (key, tempOut) => {
-    const forHost = key === host;
-    const blob = await blobFor(forHost);
-    await injectSea(paths[targets.indexOf(key)]!, blob, key, tempOut, artifactName(project.name, key));
-    return { runtime: "node-sea", runtimeVersion: NODE_VERSION, codeCache: forHost && !snapshot, snapshot };
-  };
-}
-
-async function bunPackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, step: BuildOptions["step"] & {}): Promise<Packager> {
-  const hostBun = bunTargetFor(host);
-  const wanted = [hostBun, ...targets.map((k) => bunTargetFor(k))];
-  const [bunPath, ...paths] = await step(`fetch Bun ${BUN_VERSION} runtimes`, () =>
-    fetchPackageFiles(wanted.map((b) => ({ pkg: b.pkg, version: b.version, file: b.binary }))),
-  );
-  const { code } = await step("bundle with esbuild", () => bundle({ projectDir: project.dir }));
-  const entry = join(work, "bundle.cjs");
-  writeAtomic(entry, code);
-  return async (key, tempOut) => {
-    await bunCompile({ bun: bunPath!, entry, target: bunTargetFor(key).target, runtimePath: paths[targets.indexOf(key)]!, outFile: tempOut, key, identifier: artifactName(project.name, key) });
-    return { runtime: "bun", runtimeVersion: BUN_VERSION };
-  };
-}
-
-async function goPackager(project: Project): Promise<Packager> {
-  const version = await goVersion();
-  return async (key, tempOut) => {
-    await goBuild(project.dir, key, tempOut);
-    return { runtime: "go", runtimeVersion: version };
-  };
-}
-
-async function pythonPackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string): Promise<Packager> {
-  checkPythonTargets(targets, host);
-  const python = pythonCommand();
-  const version = await pyinstallerVersion(python, project.dir);
-  return async (_key, tempOut) => {
-    const built = await pyinstallerBuild({ python, projectDir: project.dir, pyModule: project.pyModule!, name: project.name, workDir: work, outDir: join(work, "out") });
-    renameSync(built, tempOut);
-    return { runtime: "pyinstaller", runtimeVersion: version };
-  };
+  reproducible?: ReproducibleReport;
 }
 
 async function verifyTarget(key: PlatformKey, host: PlatformKey, binary: string, manifestText: string): Promise<VerifyStatus> {
@@ -165,19 +115,128 @@ function verifyOutcome(v: VerifyStatus): StepOutcome {
   return v.status === "skipped" ? { status: "skipped", ...(v.reason && { note: v.reason }) } : { status: "failed", note: `${v.failures?.length ?? 0} failed` };
 }
 
-const plainStep = <T>(_label: string, work: () => Promise<T>) => work();
+const plainStep: Step = (_label, work) => work();
+
+interface Plan {
+  project: Project;
+  options: BuildOptions;
+  host: PlatformKey;
+  targets: PlatformKey[];
+}
+
+interface Output {
+  targets: TargetReport[];
+  archives: Map<PlatformKey, ArchiveFacts>;
+  sbom: string[];
+  /** Every file written, relative to the output folder. */
+  written: string[];
+}
+
+function makePackager(plan: Plan, work: string, step: Step): Promise<Packager> {
+  const { project, options, host, targets } = plan;
+  if (project.language === "go") return goPackager(project);
+  if (project.language === "python") return pythonPackager(project, targets, host, work, options.pythonLayout ?? "onedir");
+  if (options.runtime === "bun") return bunPackager(project, targets, host, work, step);
+  return nodePackager(project, targets, host, work, { snapshot: Boolean(options.snapshot), codeCache: Boolean(options.codeCache) }, step);
+}
+
+/** Every file under `path` (itself when it is a file), relative to `root`. */
+function filesUnder(root: string, path: string): string[] {
+  if (!statSync(path).isDirectory()) return [relative(root, path).split(sep).join("/")];
+  return readdirSync(path).sort().flatMap((entry) => filesUnder(root, join(path, entry)));
+}
+
+/** Builds every target of the plan into `out`. */
+async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): Promise<Output> {
+  const { project, host } = plan;
+  mkdirSync(out, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), "executa-build-"));
+  try {
+    const packager = await makePackager(plan, work, step);
+    const targets: TargetReport[] = [];
+    const archives = new Map<PlatformKey, ArchiveFacts>();
+    const contents: Array<{ platform: PlatformKey; archive: ArchiveFacts; components: Built["components"] }> = [];
+    const written: string[] = [];
+    for (const key of plan.targets) {
+      const path = join(out, artifactName(project.name, key));
+      const temp = tempPathFor(path);
+      let built: Built;
+      try {
+        built = await step(`build ${key}`, async () => {
+          const result = await packager(key, temp);
+          rmSync(path, { recursive: true, force: true });
+          renameSync(temp, path);
+          return result;
+        });
+      } finally {
+        rmSync(temp, { recursive: true, force: true });
+      }
+      const folder = built.layout === "onedir";
+      const executable = folder ? join(path, entrypointIn(project.name, key)) : path;
+      const archive = writeArchive(out, project.name, key, artifactEntries(path, project.name, key), project.manifest);
+      const checksumFile = writeChecksumFile(out, archive);
+      written.push(...filesUnder(out, path), archive.file, checksumFile);
+      archives.set(key, archive);
+      contents.push({ platform: key, archive, components: built.components });
+      const verified: VerifyStatus = !verify
+        ? { status: "skipped", reason: "--no-verify" }
+        : await step(`verify ${key}`, () => verifyTarget(key, host, executable, project.manifestText), verifyOutcome);
+      targets.push({
+        platform: key,
+        ...factsOf(executable, relative(out, executable).split(sep).join("/")),
+        runtime: built.runtime,
+        runtime_version: built.runtimeVersion,
+        ...(built.layout && { layout: built.layout }),
+        ...(built.codeCache !== undefined && { code_cache: built.codeCache }),
+        ...(built.snapshot !== undefined && { snapshot: built.snapshot }),
+        archive: { ...archive, checksum_file: checksumFile },
+        verify: verified,
+      });
+    }
+    const sbom = writeSboms(out, {
+      name: project.name,
+      version: project.manifest.version,
+      ...(project.manifest.license && { license: project.manifest.license }),
+      ...(project.manifest.description && { description: project.manifest.description }),
+      tool: { name: PACKAGE_JSON.name, version: PACKAGE_JSON.version },
+    }, contents);
+    const executables = targets.filter((t) => t.layout !== "onedir");
+    writeSums(out, [...executables, ...targets.map((t) => t.archive), ...sbom.map((file) => factsOf(join(out, file)))]);
+    written.push(...sbom, "SHA256SUMS");
+    return { targets, archives, sbom, written };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function checkReproducible(plan: Plan, first: string, written: readonly string[], step: Step): Promise<ReproducibleReport> {
+  const started = performance.now();
+  const second = mkdtempSync(join(tmpdir(), "executa-reproducible-"));
+  const again: Step = (label, work, outcome) => step(`again: ${label}`, work, outcome);
+  const output = await buildInto(plan, second, false, again);
+  const files = [...new Set([...written, ...output.written])].sort();
+  const differences = compareBuilds(first, second, files);
+  const identical = differences.length === 0;
+  if (identical) rmSync(second, { recursive: true, force: true });
+  return { identical, files: files.length, seconds: Math.round(performance.now() - started) / 1000, differences, ...(!identical && { second_dir: second }) };
+}
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const step = options.step ?? plainStep;
   const project = readProject(options.projectDir);
   const runtime = options.runtime ?? "node";
-  if (project.language !== "ts" && (runtime !== "node" || options.snapshot)) {
-    throw new ExecutaError(`--runtime and --snapshot apply to TypeScript plugins only, not ${project.language}`);
+  if (project.language !== "ts" && (runtime !== "node" || options.snapshot || options.codeCache)) {
+    throw new ExecutaError(`--runtime, --snapshot and --code-cache apply to TypeScript plugins only, not ${project.language}`);
   }
-  if (runtime === "bun" && options.snapshot) throw new ExecutaError("--snapshot is a Node single-executable feature; it does not combine with --runtime bun");
-  const manifestCheck = options.skipManifestCheck ? "skipped" : await checkManifestBeforeBuild(project.dir);
+  if (project.language !== "python" && options.pythonLayout) {
+    throw new ExecutaError(`--python-layout applies to Python plugins only, not ${project.language}`);
+  }
+  if (runtime === "bun" && (options.snapshot || options.codeCache)) {
+    throw new ExecutaError("--snapshot and --code-cache are Node single-executable features; they do not combine with --runtime bun");
+  }
+  await checkManifestBeforeBuild(project.dir);
   const host = hostKey();
-  const targets = parseTargets(options.targets, allTargets(project.language, runtime));
+  const targets = parseTargets(options.targets, buildTargets(project.language));
   if (options.snapshot && targets.some((t) => t !== host)) {
     throw new ExecutaError(`--snapshot builds only for this machine's platform (${host})`, { hint: `use --snapshot --target ${host}, and build the other targets without --snapshot` });
   }
@@ -185,68 +244,29 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   if (project.language === "ts" && [options.targets].flat().join(",").split(",").includes("all")) {
     notes.push(`linux-armv7l is left out: ${runtime === "bun" ? "Bun" : `Node ${NODE_VERSION}`} has no linux-armv7l build on the npm registry`);
   }
+  const plan: Plan = { project, options: { ...options, runtime }, host, targets };
   const dist = options.outDir ?? join(project.dir, "dist");
-  mkdirSync(dist, { recursive: true });
-  const work = mkdtempSync(join(tmpdir(), "executa-build-"));
-  try {
-    const packager =
-      project.language === "go" ? await goPackager(project)
-      : project.language === "python" ? await pythonPackager(project, targets, host, work)
-      : runtime === "bun" ? await bunPackager(project, targets, host, work, step)
-      : await nodePackager(project, targets, host, work, Boolean(options.snapshot), step);
-    const reports: TargetReport[] = [];
-    const archives = new Map<PlatformKey, ArchiveFacts>();
-    for (const key of targets) {
-      const file = join(dist, artifactName(project.name, key));
-      const temp = tempPathFor(file);
-      let built: Built;
-      try {
-        built = await step(`build ${key}`, async () => {
-          const result = await packager(key, temp);
-          renameSync(temp, file);
-          return result;
-        });
-      } finally {
-        rmSync(temp, { force: true });
-      }
-      const binary = readFileSync(file);
-      const archive = writeArchive(dist, project.name, key, binary, project.manifest);
-      archives.set(key, archive);
-      const verify: VerifyStatus = options.verify === false
-        ? { status: "skipped", reason: "--no-verify" }
-        : await step(`verify ${key}`, () => verifyTarget(key, host, file, project.manifestText), verifyOutcome);
-      reports.push({
-        platform: key,
-        ...factsOf(file),
-        runtime: built.runtime,
-        runtime_version: built.runtimeVersion,
-        ...(built.codeCache !== undefined && { code_cache: built.codeCache }),
-        ...(built.snapshot !== undefined && { snapshot: built.snapshot }),
-        archive,
-        verify,
-      });
-    }
-    writeSums(dist, [...reports, ...reports.map((r) => r.archive)]);
-    const urls = binaryUrls(archives, options.baseUrl);
-    if (options.baseUrl) {
-      if (!project.executaJson) throw new ExecutaError("--base-url writes executa.json, and this project has none", { hint: "run the build without --base-url, or add executa.json" });
-      writeBinaryUrls(project.dir, project.name, urls);
-    }
-    const report: BuildReport = {
-      ok: reports.every((r) => r.verify.status !== "failed"),
-      name: project.name,
-      version: project.manifest.version,
-      language: project.language,
-      dist,
-      manifest_check: manifestCheck,
-      targets: reports,
-      binary_urls: urls,
-      notes,
-    };
-    const { ok: _ok, dist: _dist, ...stable } = report;
-    writeAtomic(join(dist, "build.json"), JSON.stringify(stable, null, 2) + "\n");
-    return report;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
+  const output = await buildInto(plan, dist, options.verify !== false, step);
+  const reproducible = options.reproducibleCheck ? await checkReproducible(plan, dist, output.written, step) : undefined;
+  const urls = binaryUrls(output.archives, options.baseUrl);
+  if (options.baseUrl) {
+    if (!project.executaJson) throw new ExecutaError("--base-url writes executa.json, and this project has none", { hint: "run the build without --base-url, or add executa.json" });
+    writeBinaryUrls(project.dir, project.name, urls);
   }
+  const report: BuildReport = {
+    ok: output.targets.every((t) => t.verify.status !== "failed") && (reproducible?.identical ?? true),
+    name: project.name,
+    version: project.manifest.version,
+    language: project.language,
+    dist,
+    manifest_check: "checked",
+    targets: output.targets,
+    sbom: output.sbom,
+    binary_urls: urls,
+    notes,
+    ...(reproducible && { reproducible }),
+  };
+  const { ok: _ok, dist: _dist, reproducible: _reproducible, ...stable } = report;
+  writeAtomic(join(dist, "build.json"), JSON.stringify(stable, null, 2) + "\n");
+  return report;
 }

@@ -33,8 +33,14 @@ function packageDir(root: string, pkg: string, version: string): string {
   return join(root, "npm", pkg.replace(/^@/, "").replace(/\//g, "__"), version);
 }
 
-/** The cached file's path when the cache holds it intact, else undefined. */
-function cached(root: string, want: PackageFile): string | undefined {
+export interface FetchedFile {
+  path: string;
+  /** The npm registry's integrity of the package tarball the file came from (`sha512-…`). */
+  integrity: string;
+}
+
+/** The cached file (and its package's integrity) when the cache holds it intact, else undefined. */
+function cached(root: string, want: PackageFile): FetchedFile | undefined {
   const dir = packageDir(root, want.pkg, want.version);
   const recordPath = join(dir, "record.json");
   const path = join(dir, "files", want.file);
@@ -46,7 +52,7 @@ function cached(root: string, want: PackageFile): string | undefined {
     rmSync(path, { force: true });
     return undefined;
   }
-  return path;
+  return { path, integrity: record.integrity };
 }
 
 function verifyIntegrity(tarball: Buffer, integrity: string, spec: string): void {
@@ -95,9 +101,9 @@ async function npmPack(specs: string[], into: string, env: NodeJS.ProcessEnv): P
 
 /**
  * The local paths of the wanted package files, fetching the packages the cache lacks with one
- * `npm pack`. Paths are returned in the order asked.
+ * `npm pack`. Files are returned in the order asked.
  */
-export async function fetchPackageFiles(wanted: readonly PackageFile[], env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+export async function fetchPackageFiles(wanted: readonly PackageFile[], env: NodeJS.ProcessEnv = process.env): Promise<FetchedFile[]> {
   const root = cacheDir(env);
   const missing = wanted.filter((w) => !cached(root, w));
   const specs = [...new Set(missing.map((w) => `${w.pkg}@${w.version}`))];
@@ -134,8 +140,8 @@ export async function fetchPackageFiles(wanted: readonly PackageFile[], env: Nod
     }
   }
   return wanted.map((w) => {
-    const path = cached(root, w);
-    if (!path) throw new ExecutaError(`the cache at ${root} lost ${w.pkg}@${w.version} ${w.file} while building`);
-    return path;
+    const file = cached(root, w);
+    if (!file) throw new ExecutaError(`the cache at ${root} lost ${w.pkg}@${w.version} ${w.file} while building`);
+    return file;
   });
 }

@@ -4,8 +4,8 @@
  * --base-url) that block in executa.json's distribution.profiles.binary.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join, relative, sep } from "node:path";
 import type { Manifest, PlatformKey } from "../protocol/index.js";
 import { PLATFORM_KEYS } from "../protocol/index.js";
 import { tarGz, zip, type ArchiveEntry } from "./archive/index.js";
@@ -31,9 +31,10 @@ export function sha256Of(data: Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-export function factsOf(path: string): FileFacts {
+/** Size and SHA-256 of a file; `file` is how reports name it (default its base name). */
+export function factsOf(path: string, file = basename(path)): FileFacts {
   const data = readFileSync(path);
-  return { file: basename(path), size: data.length, sha256: sha256Of(data) };
+  return { file, size: data.length, sha256: sha256Of(data) };
 }
 
 /** The executable's path inside an archive: `bin/<name>[.exe]`. */
@@ -53,18 +54,44 @@ export function annaManifest(manifest: Manifest, name: string, key: PlatformKey)
   return plugin;
 }
 
-/** Writes `<name>-<key>.tar.gz` (or `.zip` for Windows) beside the executable. */
-export function writeArchive(distDir: string, name: string, key: PlatformKey, binary: Buffer, manifest: Manifest): ArchiveFacts {
+/**
+ * The archive entries of an artifact: one executable goes to `bin/<name>[.exe]`; a folder (the
+ * one-folder layout, already shaped as `bin/...`) goes in as it is, sorted, symbolic links
+ * followed, executable bits kept.
+ */
+export function artifactEntries(path: string, name: string, key: PlatformKey): ArchiveEntry[] {
+  if (!statSync(path).isDirectory()) return [{ path: entrypointIn(name, key), data: readFileSync(path), mode: 0o755 }];
+  const entries: ArchiveEntry[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir).sort()) {
+      const full = join(dir, entry);
+      const stat = statSync(full);
+      if (stat.isDirectory()) walk(full);
+      else entries.push({ path: relative(path, full).split(sep).join("/"), data: readFileSync(full), mode: stat.mode & 0o111 ? 0o755 : 0o644 });
+    }
+  };
+  walk(path);
+  return entries;
+}
+
+/** Writes `<name>-<key>.tar.gz` (or `.zip` for Windows) of the artifact's entries and Anna's manifest.json. */
+export function writeArchive(distDir: string, name: string, key: PlatformKey, artifact: readonly ArchiveEntry[], manifest: Manifest): ArchiveFacts {
   const format: ArchiveFormat = isWindows(key) ? "zip" : "tar.gz";
-  const entrypoint = entrypointIn(name, key);
   const entries: ArchiveEntry[] = [
     { path: "manifest.json", data: Buffer.from(JSON.stringify(annaManifest(manifest, name, key), null, 2) + "\n"), mode: 0o644 },
-    { path: entrypoint, data: binary, mode: 0o755 },
+    ...artifact,
   ];
   const data = format === "zip" ? zip(entries) : tarGz(entries);
   const file = `${name}-${key}.${format}`;
   writeAtomic(join(distDir, file), data, 0o644);
-  return { file, size: data.length, sha256: sha256Of(data), format, entrypoint };
+  return { file, size: data.length, sha256: sha256Of(data), format, entrypoint: entrypointIn(name, key) };
+}
+
+/** `<archive>.sha256` beside the archive, in the form `sha256sum -c` reads (Anna's release flow ships one per archive). */
+export function writeChecksumFile(distDir: string, archive: FileFacts): string {
+  const file = `${archive.file}.sha256`;
+  writeAtomic(join(distDir, file), `${archive.sha256}  ${archive.file}\n`, 0o644);
+  return file;
 }
 
 /** `dist/SHA256SUMS`: `<sha256>  <file>` per line, sorted by file name (the `sha256sum -c` form). */

@@ -37,6 +37,11 @@ export interface NodeRuntime {
   binary: string;
 }
 
+/** Whether Node has an official build for `key` on the npm registry. */
+export function nodeTargetExists(key: PlatformKey): boolean {
+  return NODE_PACKAGES[key] !== undefined;
+}
+
 /** The npm package with the Node binary for `key`, or an error that says why there is none. */
 export function nodeRuntimeFor(key: PlatformKey): NodeRuntime {
   const pkg = NODE_PACKAGES[key];

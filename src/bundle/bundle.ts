@@ -87,6 +87,8 @@ const dynamicRequires: esbuild.Plugin = {
 export interface BundleResult {
   code: string;
   warnings: Diagnostic[];
+  /** The input files that put bytes into the bundle, relative to the project (from esbuild's metafile). */
+  inputs: string[];
 }
 
 export interface BundleOptions {
@@ -106,7 +108,7 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
       hint: "a TypeScript plugin's entry is src/main.ts, which calls run({ manifest, bindings })",
     });
   }
-  let result: esbuild.BuildResult<{ write: false }>;
+  let result: esbuild.BuildResult<{ write: false; metafile: true }>;
   try {
     result = await esbuild.build({
       ...(options.entrySource
@@ -121,6 +123,7 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
       logLevel: "silent",
       legalComments: "none",
       charset: "utf8",
+      metafile: true,
       plugins: [nativeAddons, dynamicRequires],
     });
   } catch (error) {
@@ -141,5 +144,7 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
   if (fatal.length > 0) {
     throw new BuildError(`the bundle would break at run time: ${formatDiagnostic({ ...fatal[0]!, hint: undefined })}`, [...fatal, ...warnings], fatal[0]!.hint);
   }
-  return { code: result.outputFiles[0]!.text, warnings };
+  const output = Object.values(result.metafile.outputs)[0];
+  const inputs = Object.entries(output?.inputs ?? {}).filter(([, i]) => i.bytesInOutput > 0).map(([path]) => path);
+  return { code: result.outputFiles[0]!.text, warnings, inputs };
 }

@@ -1,4 +1,4 @@
-/** `executa build`: single executables for Anna's platforms, archives, checksums, build.json, verified. */
+/** `executa build`: single executables for Anna's platforms, archives, checksums, SBOM, build.json, verified. */
 import { resolve } from "node:path";
 import type { BuildReport } from "../builder/index.js";
 import { ExitCode } from "../common/errors.js";
@@ -7,21 +7,31 @@ import { formatDiagnostic, PLATFORM_KEYS } from "../protocol/index.js";
 import { defineCommand, JSON_OPTION } from "./command.js";
 import { printJson } from "./run.js";
 
-function printHuman(report: BuildReport): void {
+async function printHuman(report: BuildReport): Promise<void> {
   const out = process.stdout;
   for (const t of report.targets) {
     const mark = t.verify.status === "passed" ? color.green("✔", out) : t.verify.status === "failed" ? color.red("✖", out) : color.yellow("-", out);
     const how = t.verify.status === "skipped" ? `not run: ${t.verify.reason}` : `${t.verify.checks} ${t.verify.status}`;
-    out.write(`${mark} ${t.platform.padEnd(15)} ${t.file} (${(t.size / 1048576).toFixed(1)} MiB, ${t.runtime} ${t.runtime_version}) ${t.archive.file}; ${how}\n`);
+    const layout = t.layout ? `, ${t.layout}` : "";
+    out.write(`${mark} ${t.platform.padEnd(15)} ${t.file} (${(t.size / 1048576).toFixed(1)} MiB, ${t.runtime} ${t.runtime_version}${layout}) ${t.archive.file}; ${how}\n`);
     for (const f of t.verify.failures ?? []) out.write(`    ${color.red("✖", out)} ${f}\n`);
   }
+  const r = report.reproducible;
+  if (r) {
+    const { describeDifference } = await import("../builder/index.js");
+    if (r.identical) out.write(`${color.green("✔", out)} reproducible: a second build gave the same ${r.files} files byte for byte (${r.seconds.toFixed(1)} s)\n`);
+    else {
+      out.write(`${color.red("✖", out)} not reproducible: ${r.differences.length} of ${r.files} files differ between two builds (the second is in ${r.second_dir})\n`);
+      for (const d of r.differences) out.write(`    ${describeDifference(d)}\n`);
+    }
+  }
   for (const note of report.notes) out.write(`${color.dim("note:", out)} ${note}\n`);
-  out.write(`${report.dist}: SHA256SUMS, build.json\n`);
+  out.write(`${report.dist}: SHA256SUMS, a .sha256 per archive, ${report.sbom.join(", ")}, build.json\n`);
 }
 
 export const buildCommand = defineCommand({
   command: "build [dir]",
-  describe: "Build single executables for Anna's platforms, with archives, checksums and build.json, then run them",
+  describe: "Build single executables for Anna's platforms, with archives, checksums, an SBOM and build.json, then run them",
   options: {
     target: {
       type: "string",
@@ -30,6 +40,20 @@ export const buildCommand = defineCommand({
     },
     runtime: { choices: ["node", "bun"] as const, default: "node" as const, describe: "TypeScript only: node (single executable application) or bun (bun build --compile)" },
     snapshot: { type: "boolean", default: false, describe: "TypeScript/node only: put a V8 startup snapshot in the executable (this machine's platform only)" },
+    "code-cache": {
+      type: "boolean",
+      default: false,
+      describe: "TypeScript/node only: put V8's code cache in this machine's target (starts a little faster; V8 writes it differently on every build, so that artifact is not reproducible)",
+    },
+    "python-layout": {
+      choices: ["onedir", "onefile"] as const,
+      describe: "Python only: PyInstaller's one-folder layout (default: starts without unpacking) or one file (unpacks itself on every start)",
+    },
+    "reproducible-check": {
+      type: "boolean",
+      default: false,
+      describe: "Build a second time into a temporary folder and fail (exit 1) when any output differs, listing the files and byte offsets",
+    },
     verify: { type: "boolean", default: true, describe: "Run the conformance checks on every artifact this machine can run (--no-verify skips them)" },
     "base-url": { type: "string", describe: "URL the archives will be served from: written into executa.json distribution.profiles.binary.binary_urls" },
     "out-dir": { type: "string", describe: "Output folder (default: <dir>/dist)" },
@@ -39,6 +63,7 @@ export const buildCommand = defineCommand({
     ["$0 build", "this machine's platform, verified"],
     ["$0 build --target all", "every platform the language can target"],
     ["$0 build --target linux-x86_64,darwin-arm64 --base-url https://example.com/releases/v1", "two targets, and binary_urls in executa.json"],
+    ["$0 build --reproducible-check", "build twice and prove the outputs identical"],
   ],
   async run(args) {
     if (!args.verify) process.stderr.write(`${color.yellow("executa: warning:")} --no-verify: the artifacts are NOT run or checked\n`);
@@ -50,6 +75,9 @@ export const buildCommand = defineCommand({
         ...(args.target && { targets: args.target }),
         runtime: args.runtime,
         snapshot: args.snapshot,
+        codeCache: args["code-cache"],
+        ...(args["python-layout"] && { pythonLayout: args["python-layout"] }),
+        reproducibleCheck: args["reproducible-check"],
         verify: args.verify,
         ...(args["base-url"] && { baseUrl: args["base-url"] }),
         ...(args["out-dir"] && { outDir: resolve(args["out-dir"]) }),
@@ -60,7 +88,7 @@ export const buildCommand = defineCommand({
       throw error;
     }
     if (args.json) printJson(report.ok ? "ok" : "failed", report);
-    else printHuman(report);
+    else await printHuman(report);
     return report.ok ? ExitCode.Ok : ExitCode.Failed;
   },
 });

@@ -1,33 +1,125 @@
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { after, test } from "node:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { build, launchFor, verifyLaunch } from "../../src/builder/index.js";
+import { build, launchFor, untar, verifyLaunch } from "../../src/builder/index.js";
 import { exec } from "../../src/common/exec.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
-import { copyFixture } from "./helpers.js";
+import { pyinstallerMissing, readJson, scaffoldProject } from "./helpers.js";
 
-const dir = copyFixture("py-plugin");
-after(() => rmSync(dir, { recursive: true, force: true }));
+const host = hostPlatformKey()!;
+const made: string[] = [];
+after(() => made.forEach((d) => rmSync(dirname(d), { recursive: true, force: true })));
 
-test("Python: PyInstaller one-file for the host, manifest.json as data, verified", { timeout: 10 * 60_000 }, async (t) => {
-  if ((await exec("python3", ["-m", "PyInstaller", "--version"])).code !== 0) return t.skip("PyInstaller is not installed");
-  const report = await build({ skipManifestCheck: true, projectDir: dir });
+async function project(name: string): Promise<string> {
+  const dir = await scaffoldProject("python", name);
+  made.push(dir);
+  return dir;
+}
+
+/** PyInstaller is required in CI; elsewhere its absence skips the build tests. */
+async function needPyInstaller(t: { skip(reason: string): void }): Promise<boolean> {
+  const missing = await pyinstallerMissing();
+  if (missing && process.env.CI) throw new Error(`${missing}: .ci/run installs it`);
+  if (missing) t.skip(missing);
+  return !missing;
+}
+
+test("Python 'weather' (module name = tool id): one-folder layout by default, archived with bin/_internal, verified, reproducible", { timeout: 10 * 60_000 }, async (t) => {
+  if (!(await needPyInstaller(t))) return;
+  const dir = await project("weather");
+  const report = await build({ projectDir: dir, reproducibleCheck: true });
+  const [target] = report.targets;
   assert.equal(report.targets.length, 1);
-  assert.equal(report.targets[0]!.platform, hostPlatformKey());
-  assert.equal(report.targets[0]!.runtime, "pyinstaller");
-  const verify = report.targets[0]!.verify;
-  assert.deepEqual(verify.failures ?? [], [], JSON.stringify(verify));
-  assert.equal(verify.status, "passed", JSON.stringify(verify));
-  const launch = launchFor(report.targets[0]!.platform, hostPlatformKey()!, join(report.dist, report.targets[0]!.file));
+  assert.equal(target!.platform, host);
+  assert.equal(target!.runtime, "pyinstaller");
+  assert.equal(target!.layout, "onedir");
+  assert.equal(target!.file, `weather-${host}/bin/weather`);
+  assert.deepEqual(target!.verify.failures ?? [], [], JSON.stringify(target!.verify));
+  assert.equal(target!.verify.status, "passed");
+  assert.equal(report.reproducible?.identical, true, JSON.stringify(report.reproducible?.differences));
+  assert.ok(report.reproducible!.files > 10, "the one-folder layout's every file is compared");
+
+  const entries = untar(readFileSync(join(report.dist, target!.archive.file)));
+  const paths = entries.map((e) => e.path);
+  assert.equal(paths[0], "manifest.json");
+  assert.ok(paths.includes("bin/weather"));
+  assert.ok(paths.some((p) => p.startsWith("bin/_internal/")), "the launcher's _internal/ sits beside it in bin/");
+  assert.equal(entries.find((e) => e.path === "bin/weather")!.mode, 0o755);
+  const anna = JSON.parse(entries[0]!.data.toString()) as { runtime: { binary: { entrypoint: Record<string, string> } } };
+  assert.equal(anna.runtime.binary.entrypoint.default, "bin/weather");
+
+  const launch = launchFor(host, host, join(report.dist, target!.file));
   assert.ok(!("skip" in launch));
   assert.deepEqual((await verifyLaunch(launch, readFileSync(join(dir, "manifest.json"), "utf8"))).failures, []);
+
+  const sbom = readJson<{ components: Array<{ name: string; version: string; purl: string }> }>(join(report.dist, "sbom.cdx.json"));
+  const python = (await exec("python3", ["-c", "import platform; print(platform.python_version())"])).stdout.trim();
+  assert.ok(sbom.components.some((c) => c.name === "cpython" && c.version === python), JSON.stringify(sbom.components));
+  assert.ok(sbom.components.some((c) => c.purl.startsWith("pkg:pypi/pyinstaller@")), "PyInstaller's bootloader and hooks are in the artifact");
+});
+
+test("Python: the same project in another folder gives the same bytes; --python-layout onefile runs too", { timeout: 10 * 60_000 }, async (t) => {
+  if (!(await needPyInstaller(t))) return;
+  const first = await project("weather");
+  const second = await project("weather");
+  const a = await build({ projectDir: first, verify: false });
+  const b = await build({ projectDir: second, verify: false });
+  assert.equal(b.targets[0]!.archive.sha256, a.targets[0]!.archive.sha256, "another folder, other bytes");
+  const onefile = await build({ projectDir: second, pythonLayout: "onefile", outDir: join(second, "onefile") });
+  assert.equal(onefile.targets[0]!.layout, "onefile");
+  assert.equal(onefile.targets[0]!.file, `weather-${host}`);
+  assert.equal(onefile.targets[0]!.verify.status, "passed", JSON.stringify(onefile.targets[0]!.verify));
+  assert.deepEqual(untar(readFileSync(join(onefile.dist, onefile.targets[0]!.archive.file))).map((e) => e.path), ["manifest.json", "bin/weather"]);
+});
+
+/** A distribution installed by hand into a site-packages folder: what pip leaves, minus pip. */
+function installTinyDistribution(sitePackages: string): void {
+  mkdirSync(join(sitePackages, "tinydep"), { recursive: true });
+  writeFileSync(join(sitePackages, "tinydep", "__init__.py"), 'GREETING = "hello from tinydep"\n');
+  const info = join(sitePackages, "tinydep-1.4.2.dist-info");
+  mkdirSync(info, { recursive: true });
+  writeFileSync(join(info, "METADATA"), "Metadata-Version: 2.4\nName: tinydep\nVersion: 1.4.2\nLicense-Expression: Apache-2.0\n");
+  writeFileSync(join(info, "RECORD"), "tinydep/__init__.py,,\ntinydep-1.4.2.dist-info/METADATA,,\ntinydep-1.4.2.dist-info/RECORD,,\n");
+}
+
+test("Python: the project's .venv runs PyInstaller, so its packages are bundled and listed in the SBOM", { timeout: 10 * 60_000 }, async (t) => {
+  if (!(await needPyInstaller(t))) return;
+  const dir = await project("venv-plugin");
+  const made = await exec("python3", ["-m", "venv", "--without-pip", "--system-site-packages", join(dir, ".venv")]);
+  assert.equal(made.code, 0, made.stderr);
+  const venvPython = join(dir, ".venv", "bin", "python");
+  const site = (await exec(venvPython, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])).stdout.trim();
+  installTinyDistribution(site);
+  const tools = join(dir, "venv_plugin", "tools.py");
+  writeFileSync(tools, "import tinydep  # noqa: F401  (installed in .venv only)\n" + readFileSync(tools, "utf8"));
+  assert.notEqual((await exec("python3", ["-c", "import tinydep"])).code, 0, "tinydep must exist only in the project's .venv");
+
+  const report = await build({ projectDir: dir });
+  assert.equal(report.targets[0]!.verify.status, "passed", JSON.stringify(report.targets[0]!.verify));
+  const sbom = readJson<{ components: Array<{ name: string; version: string; purl: string; licenses?: Array<{ expression?: string; license?: { id?: string } }> }> }>(join(report.dist, "sbom.cdx.json"));
+  const tiny = sbom.components.find((c) => c.name === "tinydep");
+  assert.ok(tiny, JSON.stringify(sbom.components.map((c) => c.name)));
+  assert.equal(tiny.version, "1.4.2");
+  assert.equal(tiny.purl, "pkg:pypi/tinydep@1.4.2");
+  assert.equal(tiny.licenses?.[0]?.license?.id ?? tiny.licenses?.[0]?.expression, "Apache-2.0");
+});
+
+test("Python: a .venv without PyInstaller is an error that says how to install it there", async () => {
+  const dir = await project("no-pyinstaller");
+  assert.equal((await exec("python3", ["-m", "venv", "--without-pip", join(dir, ".venv")])).code, 0);
+  await assert.rejects(build({ projectDir: dir }), (e: Error & { hint?: string }) => {
+    assert.match(e.message, /PyInstaller is not installed for .*\.venv/);
+    assert.match(e.hint ?? "", /\.venv.* -m pip install "pyinstaller/);
+    return true;
+  });
+  assert.equal(existsSync(join(dir, "dist")), false);
 });
 
 test("Python: other targets are an error that points to a CI matrix", async () => {
-  const other = hostPlatformKey() === "linux-x86_64" ? "windows-x86_64" : "linux-x86_64";
-  await assert.rejects(build({ skipManifestCheck: true, projectDir: dir, targets: other }), (e: Error & { hint?: string }) => {
+  const dir = await project("cross");
+  const other = host === "linux-x86_64" ? "windows-x86_64" : "linux-x86_64";
+  await assert.rejects(build({ projectDir: dir, targets: other }), (e: Error & { hint?: string }) => {
     assert.match(e.message, /PyInstaller builds only for this machine/);
     assert.match(e.hint ?? "", /matrix/);
     return true;

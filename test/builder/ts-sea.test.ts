@@ -1,21 +1,23 @@
-// Builds the TypeScript fixture for every target once, then checks every artifact.
+// Builds a scaffolded TypeScript plugin for every target once, then checks every artifact.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { signatureGet } from "portable-executable-signature";
 import { build, checkAdhocSignature, untar, unzip, type BuildReport } from "../../src/builder/index.js";
-import { canRunAarch64, copyFixture, readJson } from "./helpers.js";
+import { canRunAarch64, readJson, scaffoldProject } from "./helpers.js";
 
-const dir = copyFixture("ts-plugin");
-const dist = join(dir, "dist");
+let dir: string;
+let dist: string;
 let report: BuildReport;
 
 before(async () => {
-  report = await build({ skipManifestCheck: true, projectDir: dir, targets: "all", baseUrl: "https://example.com/releases/v1.2.3/" });
+  dir = await scaffoldProject("ts", "sea-plugin");
+  dist = join(dir, "dist");
+  report = await build({ projectDir: dir, targets: "all", baseUrl: "https://example.com/releases/v1.2.3/" });
 }, { timeout: 15 * 60_000 });
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(() => rmSync(dirname(dir), { recursive: true, force: true }));
 
 const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 const SIX = ["darwin-arm64", "darwin-x86_64", "linux-x86_64", "linux-aarch64", "windows-x86_64", "windows-arm64"];
@@ -26,7 +28,7 @@ test("all six Node targets are built; linux-armv7l is left out with a note", () 
   for (const t of report.targets) {
     assert.equal(t.runtime, "node-sea");
     assert.equal(t.runtime_version, "22.23.2");
-    assert.equal(t.code_cache, t.platform === "linux-x86_64");
+    assert.equal(t.code_cache, false, "the code cache is opt-in: it is not reproducible");
   }
 });
 
@@ -39,9 +41,13 @@ test("the host artifact passed verification with no node on PATH; linux-aarch64 
   assert.ok(report.ok);
 });
 
-test("SHA256SUMS and build.json match the files on disk; no temporary files are left", () => {
+test("SHA256SUMS, the .sha256 files and build.json match the files on disk; no temporary files are left", () => {
   const sums = readFileSync(join(dist, "SHA256SUMS"), "utf8").trim().split("\n");
-  assert.equal(sums.length, 12);
+  assert.equal(sums.length, 12 + report.sbom.length);
+  for (const t of report.targets) {
+    assert.equal(t.archive.checksum_file, `${t.archive.file}.sha256`);
+    assert.equal(readFileSync(join(dist, t.archive.checksum_file), "utf8"), `${sha256(readFileSync(join(dist, t.archive.file)))}  ${t.archive.file}\n`);
+  }
   for (const line of sums) {
     const [hash, file] = line.split("  ") as [string, string];
     assert.equal(sha256(readFileSync(join(dist, file))), hash, file);
@@ -59,25 +65,25 @@ test("archives hold the executable (mode 0755) and Anna's multi-file manifest.js
   for (const t of report.targets) {
     const data = readFileSync(join(dist, t.archive.file));
     const entries = t.archive.format === "zip" ? unzip(data) : untar(data);
-    const exe = t.platform.startsWith("windows") ? "bin/fixture-ts.exe" : "bin/fixture-ts";
+    const exe = t.platform.startsWith("windows") ? "bin/sea-plugin.exe" : "bin/sea-plugin";
     assert.deepEqual(entries.map((e) => [e.path, e.mode]), [["manifest.json", 0o644], [exe, 0o755]]);
     assert.equal(t.archive.format, t.platform.startsWith("windows") ? "zip" : "tar.gz");
     assert.ok(entries[1]!.data.equals(readFileSync(join(dist, t.file))));
     const anna = JSON.parse(entries[0]!.data.toString()) as { name: string; version: string; runtime: { binary: { entrypoint: Record<string, string>; permissions: Record<string, string> } } };
-    assert.equal(anna.name, "fixture-ts");
-    assert.equal(anna.version, "1.2.3");
-    assert.equal(anna.runtime.binary.entrypoint.default, "bin/fixture-ts");
-    assert.equal(anna.runtime.binary.entrypoint["windows-x86_64"], "bin/fixture-ts.exe");
+    assert.equal(anna.name, "sea-plugin");
+    assert.equal(anna.version, "0.1.0");
+    assert.equal(anna.runtime.binary.entrypoint.default, "bin/sea-plugin");
+    assert.equal(anna.runtime.binary.entrypoint["windows-x86_64"], "bin/sea-plugin.exe");
     assert.deepEqual(anna.runtime.binary.permissions, { [exe]: "0o755" });
   }
 });
 
 test("darwin artifacts carry a valid ad-hoc signature: every page hash recomputed", () => {
   for (const key of ["darwin-arm64", "darwin-x86_64"]) {
-    const binary = readFileSync(join(dist, `fixture-ts-${key}`));
+    const binary = readFileSync(join(dist, `sea-plugin-${key}`));
     const check = checkAdhocSignature(binary);
     assert.equal(check.flags, 0x20002, key);
-    assert.equal(check.identifier, `fixture-ts-${key}`);
+    assert.equal(check.identifier, `sea-plugin-${key}`);
     assert.ok(check.pages > 20_000, key);
     assert.deepEqual(check.badPages, [], key);
     assert.ok(binary.includes("NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1"), `${key}: fuse not flipped`);
@@ -87,7 +93,7 @@ test("darwin artifacts carry a valid ad-hoc signature: every page hash recompute
 
 test("Windows artifacts carry the blob as a resource and no stale Authenticode signature", () => {
   for (const key of ["windows-x86_64", "windows-arm64"]) {
-    const binary = readFileSync(join(dist, `fixture-ts-${key}.exe`));
+    const binary = readFileSync(join(dist, `sea-plugin-${key}.exe`));
     assert.equal(signatureGet(binary), null, key);
     assert.ok(binary.includes(Buffer.from("NODE_SEA_BLOB", "utf16le")), `${key}: no NODE_SEA_BLOB resource`);
     assert.ok(binary.includes("NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1"), `${key}: fuse not flipped`);
@@ -102,21 +108,42 @@ test("--base-url writes binary_urls into executa.json's binary profile, keeping 
   assert.deepEqual(Object.keys(urls), SIX);
   const linux = report.targets.find((t) => t.platform === "linux-x86_64")!;
   assert.deepEqual(urls["linux-x86_64"], {
-    url: "https://example.com/releases/v1.2.3/fixture-ts-linux-x86_64.tar.gz",
+    url: "https://example.com/releases/v1.2.3/sea-plugin-linux-x86_64.tar.gz",
     sha256: linux.archive.sha256,
     size: linux.archive.size,
-    entrypoint: "bin/fixture-ts",
+    entrypoint: "bin/sea-plugin",
     format: "tar.gz",
   });
-  assert.equal(urls["windows-arm64"]!.entrypoint, "bin/fixture-ts.exe");
+  assert.equal(urls["windows-arm64"]!.entrypoint, "bin/sea-plugin.exe");
 });
 
-test("plain SEA builds are reproducible byte for byte", async () => {
-  const again = join(dir, "again");
-  const second = await build({ skipManifestCheck: true, projectDir: dir, targets: "linux-aarch64,darwin-arm64", outDir: again, verify: false });
-  for (const t of second.targets) {
+test("default builds are reproducible: --reproducible-check passes, and a copy in another folder gives the same bytes", async () => {
+  const targets = "linux-x86_64,linux-aarch64,darwin-arm64,windows-x86_64";
+  const checked = await build({ projectDir: dir, targets, outDir: join(dir, "again"), verify: false, reproducibleCheck: true });
+  assert.equal(checked.reproducible?.identical, true, JSON.stringify(checked.reproducible?.differences));
+  assert.ok(checked.reproducible!.files >= 4 * 3 + 2, `${checked.reproducible!.files} files compared`);
+  assert.ok(checked.ok);
+  const elsewhere = await scaffoldProject("ts", "sea-plugin");
+  const copy = await build({ projectDir: elsewhere, targets, verify: false });
+  for (const t of [...checked.targets, ...copy.targets]) {
     const first = report.targets.find((x) => x.platform === t.platform)!;
     assert.equal(t.sha256, first.sha256, t.platform);
     assert.equal(t.archive.sha256, first.archive.sha256, t.platform);
   }
+  assert.equal(readFileSync(join(copy.dist, "sbom.cdx.json"), "utf8"), readFileSync(join(checked.dist, "sbom.cdx.json"), "utf8"));
+});
+
+test("--code-cache is not reproducible, and --reproducible-check says where the bytes differ", async () => {
+  const checked = await build({ projectDir: dir, codeCache: true, outDir: join(dir, "cached"), verify: false, reproducibleCheck: true });
+  assert.equal(checked.targets[0]!.code_cache, true);
+  assert.equal(checked.ok, false);
+  const r = checked.reproducible!;
+  assert.equal(r.identical, false);
+  const exe = r.differences.find((d) => d.file === checked.targets[0]!.file)!;
+  assert.ok(exe, JSON.stringify(r.differences));
+  assert.ok(exe.offsets!.length > 0 && exe.offsets!.every((o) => o > 0 && o < checked.targets[0]!.size));
+  assert.ok(exe.differingBytes! > 0 && exe.differingBytes! < 100_000, `${exe.differingBytes} bytes differ`);
+  assert.ok(r.differences.some((d) => d.file === checked.targets[0]!.archive.file));
+  assert.ok(r.second_dir && existsSync(join(r.second_dir, checked.targets[0]!.file)), "the differing second build is kept to inspect");
+  rmSync(r.second_dir!, { recursive: true, force: true });
 });

@@ -1,0 +1,111 @@
+/**
+ * One packager per language and runtime: each makes the artifact of one target at a temporary
+ * path (one executable, or for PyInstaller's one-folder layout a folder holding `bin/`) and says
+ * what went into it.
+ */
+import { mkdirSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import type { StepOutcome } from "../common/term.js";
+import type { PlatformKey } from "../protocol/index.js";
+import { bundle } from "../bundle/index.js";
+import { bunCompile } from "./bun.js";
+import { goBuild, goVersion } from "./go.js";
+import { fetchPackageFiles } from "./npm-fetch.js";
+import type { BuildProject as Project } from "./project.js";
+import { checkPythonTargets, pyinstallerBuild, pyinstallerWorkPath, pythonTool, type PythonLayout } from "./python.js";
+import { cpython, goBuildInfo, goStdlib, jsRuntime, npmComponents, pythonPackages, type SbomComponent } from "./sbom/index.js";
+import { injectSea, makeSeaBlob } from "./sea.js";
+import { snapshotEntrySource } from "./snapshot.js";
+import { artifactName, BUN_VERSION, bunTargetFor, NODE_VERSION, nodeRuntimeFor } from "./targets.js";
+import { writeAtomic } from "./write-atomic.js";
+
+export type Step = <T>(label: string, work: () => Promise<T>, outcome?: (result: T) => StepOutcome) => Promise<T>;
+
+export interface Built {
+  runtime: "node-sea" | "bun" | "go" | "pyinstaller";
+  runtimeVersion: string;
+  /** PyInstaller's layout; a one-folder artifact is a folder with `bin/<name>` and `bin/_internal/`. */
+  layout?: PythonLayout;
+  codeCache?: boolean;
+  snapshot?: boolean;
+  /** What the artifact holds, for the SBOM. */
+  components: SbomComponent[];
+}
+
+export type Packager = (key: PlatformKey, tempOut: string) => Promise<Built>;
+
+export interface NodeOptions {
+  snapshot: boolean;
+  /** V8 code cache in the host target's blob: faster start, but not byte for byte reproducible. */
+  codeCache: boolean;
+}
+
+export async function nodePackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, options: NodeOptions, step: Step): Promise<Packager> {
+  const runtimes = targets.map((k) => nodeRuntimeFor(k));
+  const hostRuntime = nodeRuntimeFor(host);
+  const [hostNode, ...fetched] = await step(`fetch Node ${NODE_VERSION} runtimes`, () =>
+    fetchPackageFiles([hostRuntime, ...runtimes].map((r) => ({ pkg: r.pkg, version: r.version, file: r.binary }))),
+  );
+  const { code, inputs } = await step("bundle with esbuild", () =>
+    options.snapshot ? bundle({ projectDir: project.dir, entrySource: snapshotEntrySource(project.dir) }) : bundle({ projectDir: project.dir }),
+  );
+  const packages = npmComponents(project.dir, inputs);
+  const blobs = new Map<boolean, Promise<Buffer>>();
+  const blobFor = (withCache: boolean) => {
+    if (!blobs.has(withCache)) {
+      blobs.set(withCache, makeSeaBlob({ hostNode: hostNode!.path, code, workDir: work, useCodeCache: withCache, useSnapshot: options.snapshot, label: withCache ? "host" : "portable" }));
+    }
+    return blobs.get(withCache)!;
+  };
+  return async (key, tempOut) => {
+    const withCache = key === host && options.codeCache && !options.snapshot;
+    const i = targets.indexOf(key);
+    await injectSea(fetched[i]!.path, await blobFor(withCache), key, tempOut, artifactName(project.name, key));
+    const runtime = jsRuntime({ runtime: "node", version: NODE_VERSION, pkg: runtimes[i]!.pkg, integrity: fetched[i]!.integrity });
+    return { runtime: "node-sea", runtimeVersion: NODE_VERSION, codeCache: withCache, snapshot: options.snapshot, components: [runtime, ...packages] };
+  };
+}
+
+export async function bunPackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, step: Step): Promise<Packager> {
+  const bunTargets = targets.map((k) => bunTargetFor(k));
+  const wanted = [bunTargetFor(host), ...bunTargets];
+  const [bun, ...fetched] = await step(`fetch Bun ${BUN_VERSION} runtimes`, () =>
+    fetchPackageFiles(wanted.map((b) => ({ pkg: b.pkg, version: b.version, file: b.binary }))),
+  );
+  const { code, inputs } = await step("bundle with esbuild", () => bundle({ projectDir: project.dir }));
+  const packages = npmComponents(project.dir, inputs);
+  const entry = join(work, "bundle.cjs");
+  writeAtomic(entry, code);
+  return async (key, tempOut) => {
+    const i = targets.indexOf(key);
+    await bunCompile({ bun: bun!.path, entry, target: bunTargets[i]!.target, runtimePath: fetched[i]!.path, outFile: tempOut, key, identifier: artifactName(project.name, key) });
+    const runtime = jsRuntime({ runtime: "bun", version: BUN_VERSION, pkg: bunTargets[i]!.pkg, integrity: fetched[i]!.integrity });
+    return { runtime: "bun", runtimeVersion: BUN_VERSION, components: [runtime, ...packages] };
+  };
+}
+
+export async function goPackager(project: Project): Promise<Packager> {
+  const version = await goVersion();
+  return async (key, tempOut) => {
+    await goBuild(project.dir, key, tempOut);
+    const info = await goBuildInfo(tempOut);
+    return { runtime: "go", runtimeVersion: version, components: [goStdlib(info.goVersion || version), ...info.modules] };
+  };
+}
+
+export async function pythonPackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, layout: PythonLayout): Promise<Packager> {
+  checkPythonTargets(targets, host);
+  const tool = await pythonTool(project.dir);
+  return async (_key, tempOut) => {
+    const built = await pyinstallerBuild({ tool, projectDir: project.dir, pyModule: project.pyModule!, name: project.name, layout, workDir: work, outDir: join(work, "out") });
+    if (layout === "onefile") {
+      renameSync(built, tempOut);
+    } else {
+      // The launcher finds `_internal/` beside itself, so the whole folder becomes bin/.
+      mkdirSync(tempOut);
+      renameSync(built, join(tempOut, "bin"));
+    }
+    const packages = await pythonPackages(tool.python, pyinstallerWorkPath(work));
+    return { runtime: "pyinstaller", runtimeVersion: tool.pyinstallerVersion, layout, components: [cpython(tool.pythonVersion), ...packages] };
+  };
+}
