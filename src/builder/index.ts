@@ -149,10 +149,10 @@ function filesUnder(root: string, path: string): string[] {
 /** Builds every target of the plan into `out`. */
 async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): Promise<Output> {
   const { project, host } = plan;
-  mkdirSync(out, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), "executa-build-"));
   try {
     const packager = await makePackager(plan, work, step);
+    mkdirSync(out, { recursive: true });
     const targets: TargetReport[] = [];
     const archives = new Map<PlatformKey, ArchiveFacts>();
     const contents: Array<{ platform: PlatformKey; archive: ArchiveFacts; components: Built["components"] }> = [];

@@ -48,10 +48,11 @@ test("entry not found", async () => {
 test("a plugin importing a native addon fails with the import's location", async () => {
   const dir = project();
   const main = readFileSync(join(dir, "src", "main.ts"), "utf8");
-  writeFileSync(join(dir, "src", "main.ts"), 'import addon from "./fast.node";\nvoid addon;\n' + main);
+  writeFileSync(join(dir, "src", "main.ts"), main + 'import addon from "./fast.node";\nvoid addon;\n');
+  const line = main.split("\n").length;
   await assert.rejects(build({ projectDir: dir, verify: false }), (e: unknown) => {
     assert.ok(e instanceof BuildError);
-    assert.match(e.message, /src\/main\.ts:1:\d+: error: native addon/);
+    assert.match(e.message, new RegExp(`src/main\\.ts:${line}:\\d+: error: native addon`));
     return true;
   });
 });

@@ -41,3 +41,9 @@ export async function pyinstallerMissing(): Promise<string | undefined> {
   if (!which("python3")) return "python3 is not installed";
   return (await exec("python3", ["-m", "PyInstaller", "--version"])).code === 0 ? undefined : "PyInstaller is not installed for python3";
 }
+
+/** The official CycloneDX 1.6 JSON schema's verdict on an SBOM file (null when it is valid). */
+export async function sbomSchemaErrors(path: string): Promise<unknown> {
+  const { Validation, Spec } = await import("@cyclonedx/cyclonedx-library");
+  return new Validation.JsonStrictValidator(Spec.Version.v1dot6).validate(readFileSync(path, "utf8"));
+}

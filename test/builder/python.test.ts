@@ -5,7 +5,7 @@ import { after, test } from "node:test";
 import { build, launchFor, untar, verifyLaunch } from "../../src/builder/index.js";
 import { exec } from "../../src/common/exec.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
-import { pyinstallerMissing, readJson, scaffoldProject } from "./helpers.js";
+import { pyinstallerMissing, readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
 
 const host = hostPlatformKey()!;
 const made: string[] = [];
@@ -92,11 +92,12 @@ test("Python: the project's .venv runs PyInstaller, so its packages are bundled 
   const site = (await exec(venvPython, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])).stdout.trim();
   installTinyDistribution(site);
   const tools = join(dir, "venv_plugin", "tools.py");
-  writeFileSync(tools, "import tinydep  # noqa: F401  (installed in .venv only)\n" + readFileSync(tools, "utf8"));
+  writeFileSync(tools, readFileSync(tools, "utf8") + "\nimport tinydep  # noqa: E402,F401  (installed in .venv only)\n");
   assert.notEqual((await exec("python3", ["-c", "import tinydep"])).code, 0, "tinydep must exist only in the project's .venv");
 
   const report = await build({ projectDir: dir });
   assert.equal(report.targets[0]!.verify.status, "passed", JSON.stringify(report.targets[0]!.verify));
+  assert.equal(await sbomSchemaErrors(join(report.dist, "sbom.cdx.json")), null);
   const sbom = readJson<{ components: Array<{ name: string; version: string; purl: string; licenses?: Array<{ expression?: string; license?: { id?: string } }> }> }>(join(report.dist, "sbom.cdx.json"));
   const tiny = sbom.components.find((c) => c.name === "tinydep");
   assert.ok(tiny, JSON.stringify(sbom.components.map((c) => c.name)));

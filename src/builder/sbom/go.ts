@@ -34,9 +34,15 @@ export function parseGoBuildInfo(text: string): GoBuildInfo {
       const hashes = h1Hash(sum);
       modules.push({ type: "library", name: path, version, purl: goPurl(path, version), ...(hashes && { hashes }) });
     }
-    if (kind === "=>" && path && version && modules.length) {
-      const hashes = h1Hash(sum);
-      modules[modules.length - 1] = { type: "library", name: path, version, purl: goPurl(path, version), ...(hashes && { hashes }) };
+    if (kind === "=>" && path && modules.length) {
+      const replaced = modules[modules.length - 1]!;
+      if (/^(\.|\/|[A-Za-z]:)/.test(path)) {
+        // Replaced by a local folder: the module keeps its name and version, and has no go.sum hash.
+        modules[modules.length - 1] = { type: "library", name: replaced.name, version: replaced.version, purl: replaced.purl, description: `replaced by the local folder ${path}` };
+      } else if (version) {
+        const hashes = h1Hash(sum);
+        modules[modules.length - 1] = { type: "library", name: path, version, purl: goPurl(path, version), ...(hashes && { hashes }) };
+      }
     }
   }
   return { goVersion, ...(main && { main }), modules };
