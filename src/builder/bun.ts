@@ -4,7 +4,7 @@ import { ExecutaError } from "../common/errors.js";
 import { exec, tail } from "../common/exec.js";
 import type { PlatformKey } from "../protocol/index.js";
 import { adhocSign } from "./macho-sign.js";
-import { isDarwin } from "./targets.js";
+import { isDarwin } from "./targets/index.js";
 
 export async function bunCompile(options: {
   bun: string;

@@ -2,7 +2,7 @@
 import { ExecutaError } from "../common/errors.js";
 import { exec, tail, which } from "../common/exec.js";
 import type { PlatformKey } from "../protocol/index.js";
-import { goEnvFor } from "./targets.js";
+import { goEnvFor } from "./targets/index.js";
 
 export async function goVersion(): Promise<string> {
   if (!which("go")) {

@@ -10,7 +10,6 @@ import { ExecutaError } from "../common/errors.js";
 import { PACKAGE_JSON } from "../common/package-info.js";
 import type { StepOutcome } from "../common/term.js";
 import type { PlatformKey } from "../protocol/index.js";
-import { buildTargets } from "./language-targets.js";
 import { checkManifestBeforeBuild } from "./manifest-check.js";
 import { artifactEntries, binaryUrls, entrypointIn, factsOf, writeArchive, writeBinaryUrls, writeChecksumFile, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
 import { bunPackager, goPackager, nodePackager, pythonPackager, type Built, type Packager, type Step } from "./packagers.js";
@@ -18,7 +17,7 @@ import { readProject, type BuildProject as Project, type Language } from "./proj
 import type { PythonLayout } from "./python.js";
 import { compareBuilds, type Difference } from "./reproducible.js";
 import { writeSboms } from "./sbom/index.js";
-import { artifactName, hostKey, NODE_VERSION, parseTargets } from "./targets.js";
+import { artifactName, buildTargets, hostKey, NODE_VERSION, parseTargets } from "./targets/index.js";
 import { launchFor, verifyLaunch, wineGap } from "./verify.js";
 import { tempPathFor, writeAtomic } from "./write-atomic.js";
 
@@ -26,8 +25,7 @@ export { BuildError } from "../bundle/index.js";
 export { bundle } from "../bundle/index.js";
 export { adhocSign, checkAdhocSignature } from "./macho-sign.js";
 export { cacheDir } from "./cache.js";
-export { BUN_VERSION, NODE_VERSION, parseTargets } from "./targets.js";
-export { buildTargets, workflowMatrix, type MatrixEntry } from "./language-targets.js";
+export { BUN_VERSION, NODE_VERSION, parseTargets, buildTargets, workflowMatrix, type MatrixEntry } from "./targets/index.js";
 export { PYTHON_LAYOUTS, type PythonLayout } from "./python.js";
 export { describeDifference, type Difference } from "./reproducible.js";
 export { SBOM_FILE, SBOM_SPEC } from "./sbom/index.js";

@@ -10,7 +10,7 @@ import type { Manifest, PlatformKey } from "../protocol/index.js";
 import { PLATFORM_KEYS } from "../protocol/index.js";
 import { tarGz, zip, type ArchiveEntry } from "./archive/index.js";
 import { exeSuffix } from "../protocol/index.js";
-import { isWindows } from "./targets.js";
+import { isWindows } from "./targets/index.js";
 import { writeAtomic } from "./write-atomic.js";
 
 export type ArchiveFormat = "tar.gz" | "zip";

@@ -16,7 +16,7 @@ import { checkPythonTargets, pyinstallerBuild, pyinstallerWorkPath, pythonTool, 
 import { cpython, goBuildInfo, goStdlib, jsRuntime, npmComponents, pythonPackages, type SbomComponent } from "./sbom/index.js";
 import { injectSea, makeSeaBlob } from "./sea.js";
 import { snapshotEntrySource } from "./snapshot.js";
-import { artifactName, BUN_VERSION, bunTargetFor, NODE_VERSION, nodeRuntimeFor } from "./targets.js";
+import { artifactName, BUN_VERSION, bunTargetFor, NODE_VERSION, nodeRuntimeFor } from "./targets/index.js";
 import { writeAtomic } from "./write-atomic.js";
 
 export type Step = <T>(label: string, work: () => Promise<T>, outcome?: (result: T) => StepOutcome) => Promise<T>;

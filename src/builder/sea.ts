@@ -11,7 +11,7 @@ import { ExecutaError } from "../common/errors.js";
 import { exec, tail } from "../common/exec.js";
 import type { PlatformKey } from "../protocol/index.js";
 import { adhocSign } from "./macho-sign.js";
-import { isDarwin, isWindows } from "./targets.js";
+import { isDarwin, isWindows } from "./targets/index.js";
 
 export const SEA_SENTINEL_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 export const SEA_RESOURCE = "NODE_SEA_BLOB";

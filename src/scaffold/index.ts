@@ -5,6 +5,7 @@ import { withSpinner, type StepOutcome } from "../common/term.js";
 import { formatDiagnostic } from "../protocol/index.js";
 import { generateManifest, MANIFEST_PATH, writeOutputs } from "../manifest/index.js";
 import { LANGUAGES, languagePath } from "../project/index.js";
+import { workflowMatrix } from "../builder/targets/index.js";
 import { renderTemplate } from "./render.js";
 import type { ProjectSpec } from "./spec.js";
 import { gitInit, installDependencies, type StepResult } from "./steps.js";
@@ -67,7 +68,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
   const dir = resolve(options.targetDir);
   const local = localToolchain(options.toolchainSpec);
   const executa = toolchainCommand(spec, local);
-  const files = await renderTemplate(join(TEMPLATES_DIR, spec.lang), { ...spec, toolchainSpec: TOOLCHAIN_SPEC, year: new Date().getFullYear() });
+  const files = await renderTemplate(join(TEMPLATES_DIR, spec.lang), { ...spec, toolchainSpec: TOOLCHAIN_SPEC, year: new Date().getFullYear(), buildMatrix: workflowMatrix(spec.lang) });
   await checkTarget(dir, [...files.map((f) => f.path), ...generatedPaths(spec), ...(options.install ?? true ? INSTALL_OUTPUTS[spec.lang] : [])], options.force ?? false);
   const result: ScaffoldResult = {
     status: options.dryRun ? "dry-run" : "created",

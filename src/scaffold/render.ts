@@ -15,6 +15,8 @@ export interface RenderedFile {
 export interface TemplateContext extends ProjectSpec {
   toolchainSpec: string;
   year: number;
+  /** The generated workflow's build matrix: each target `executa build` accepts for the language, and its runner. */
+  buildMatrix: ReadonlyArray<{ target: string; os: string }>;
 }
 
 const engine = Handlebars.create();

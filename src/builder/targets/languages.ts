@@ -2,9 +2,9 @@
  * Which platforms `executa build` builds for each language, and where CI builds each one: the
  * facts the generated workflows' build matrices are rendered from.
  */
-import { PLATFORM_KEYS, type PlatformKey } from "../protocol/index.js";
-import type { Language } from "./project.js";
-import { nodeTargetExists } from "./targets.js";
+import { PLATFORM_KEYS, type PlatformKey } from "../../protocol/index.js";
+import type { Language } from "../../project/index.js";
+import { nodeTargetExists } from "./platforms.js";
 
 /** The targets `--target all` means: Go cross-builds every key, TypeScript those Node has a build for, Python any (on its own platform). */
 export function buildTargets(language: Language): PlatformKey[] {

@@ -1,6 +1,6 @@
 /** What each Anna platform key means to each packager: node and bun packages, GOOS/GOARCH. */
-import { ExecutaError } from "../common/errors.js";
-import { exeSuffix, hostPlatformKey, PLATFORM_KEYS, PLATFORMS, type PlatformKey } from "../protocol/index.js";
+import { ExecutaError } from "../../common/errors.js";
+import { exeSuffix, hostPlatformKey, PLATFORM_KEYS, PLATFORMS, type PlatformKey } from "../../protocol/index.js";
 
 /** The one Node version every SEA target is built on; all its targets exist on the npm registry. */
 export const NODE_VERSION = "22.23.2";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ExecutaError } from "../common/errors.js";
-import { hostPlatformKey, PLATFORM_KEYS } from "../protocol/index.js";
-import { artifactName, bunTargetFor, goEnvFor, nodeRuntimeFor, parseTargets } from "./targets.js";
+import { ExecutaError } from "../../common/errors.js";
+import { hostPlatformKey, PLATFORM_KEYS } from "../../protocol/index.js";
+import { artifactName, bunTargetFor, goEnvFor, nodeRuntimeFor, parseTargets } from "./platforms.js";
 
 test("--target: default host, comma lists, repeats, all", () => {
   assert.deepEqual(parseTargets(undefined), [hostPlatformKey()]);

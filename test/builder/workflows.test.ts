@@ -1,0 +1,105 @@
+/** The generated workflows: build matrices rendered from the builder's targets, attested releases, actionlint clean. */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { after, before, test } from "node:test";
+import { parse } from "yaml";
+import { buildTargets, workflowMatrix } from "../../src/builder/index.js";
+import { goEnvFor, nodeRuntimeFor, NATIVE_RUNNERS } from "../../src/builder/targets/index.js";
+import { exec, which } from "../../src/common/exec.js";
+import { scaffoldProject } from "./helpers.js";
+
+const LANGS = ["ts", "python", "go"] as const;
+type Lang = (typeof LANGS)[number];
+const dirs = {} as Record<Lang, string>;
+const workflows = {} as Record<Lang, Workflow>;
+
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+}
+interface Job {
+  if?: string;
+  permissions?: Record<string, string>;
+  strategy?: { matrix: { target?: string[]; include?: Array<{ os: string; target: string }> } };
+  steps: Step[];
+}
+interface Workflow {
+  permissions: Record<string, string>;
+  jobs: Record<string, Job>;
+}
+
+before(async () => {
+  for (const lang of LANGS) {
+    dirs[lang] = await scaffoldProject(lang, `wf-${lang}`);
+    workflows[lang] = parse(readFileSync(join(dirs[lang], ".github", "workflows", "ci.yml"), "utf8")) as Workflow;
+  }
+});
+after(() => LANGS.forEach((l) => dirs[l] && rmSync(dirname(dirs[l]), { recursive: true, force: true })));
+
+function matrixOf(lang: Lang): Array<{ target: string; os?: string }> {
+  const matrix = workflows[lang].jobs.build!.strategy!.matrix;
+  return matrix.include ?? matrix.target!.map((target) => ({ target }));
+}
+
+test("every target in each workflow's build matrix is one `executa build` accepts for the language", () => {
+  for (const lang of LANGS) {
+    const accepted: string[] = buildTargets(lang);
+    const targets = matrixOf(lang).map((m) => m.target);
+    assert.ok(targets.length > 0, lang);
+    for (const target of targets) assert.ok(accepted.includes(target), `${lang}: executa build refuses ${target}`);
+  }
+  for (const { target } of matrixOf("ts")) assert.doesNotThrow(() => nodeRuntimeFor(target as never), target);
+  for (const { target } of matrixOf("go")) assert.doesNotThrow(() => goEnvFor(target as never), target);
+  assert.ok(!matrixOf("ts").some((m) => m.target === "linux-armv7l"), "Node has no linux-armv7l build");
+});
+
+test("the matrices are rendered from the builder's one list (adding a platform is one edit)", () => {
+  assert.deepEqual(matrixOf("ts").map((m) => m.target), workflowMatrix("ts").map((m) => m.target));
+  assert.deepEqual(matrixOf("go").map((m) => m.target), workflowMatrix("go").map((m) => m.target));
+  assert.equal(matrixOf("go").length, 7, "Go cross-builds every Anna platform");
+  assert.deepEqual(matrixOf("python"), workflowMatrix("python"));
+  for (const { target, os } of matrixOf("python")) assert.equal(os, NATIVE_RUNNERS[target as keyof typeof NATIVE_RUNNERS], `${target} builds on its own runner`);
+});
+
+test("releases are attested with the least permissions; pull requests run the breaking-change gate", () => {
+  for (const lang of LANGS) {
+    const wf = workflows[lang];
+    assert.deepEqual(wf.permissions, { contents: "read" }, `${lang}: read-only by default`);
+    const release = wf.jobs.release!;
+    assert.deepEqual(release.permissions, { contents: "write", "id-token": "write", attestations: "write" }, lang);
+    const attest = release.steps.find((s) => s.uses?.startsWith("actions/attest-build-provenance@"));
+    assert.ok(attest, `${lang}: no provenance attestation`);
+    const subjects = String(attest.with?.["subject-path"]);
+    for (const glob of ["*.tar.gz", "*.zip", "*.cdx.json"]) assert.ok(subjects.includes(glob), `${lang}: ${glob} not attested`);
+    const published = String(release.steps.find((s) => s.uses?.startsWith("softprops/action-gh-release@"))?.with?.files);
+    for (const glob of ["*.sha256", "*.cdx.json", "SHA256SUMS"]) assert.ok(published.includes(glob), `${lang}: ${glob} not released`);
+    const gate = wf.jobs.compatibility!;
+    assert.equal(gate.if, "github.event_name == 'pull_request'");
+    assert.equal(gate.steps[0]!.with?.["fetch-depth"], 0, `${lang}: the gate needs the tags`);
+    assert.ok(gate.steps.some((s) => /executa manifest --check --against\b/.test(s.run ?? "")), lang);
+  }
+});
+
+/** actionlint on PATH, or where `go install` puts it. */
+async function actionlint(): Promise<string | undefined> {
+  const onPath = which("actionlint");
+  if (onPath) return onPath;
+  if (!which("go")) return undefined;
+  const gopath = (await exec("go", ["env", "GOPATH"])).stdout.trim();
+  const installed = join(gopath, "bin", process.platform === "win32" ? "actionlint.exe" : "actionlint");
+  return gopath && existsSync(installed) ? installed : undefined;
+}
+
+test("actionlint finds nothing in the three generated workflows", async (t) => {
+  const linter = await actionlint();
+  if (!linter) {
+    if (process.env.CI) throw new Error("actionlint is not installed: .ci/run installs it with `go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12`");
+    return t.skip("actionlint is not installed (go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12)");
+  }
+  for (const lang of LANGS) {
+    const result = await exec(linter, ["-no-color", join(".github", "workflows", "ci.yml")], { cwd: dirs[lang] });
+    assert.equal(result.code, 0, `${lang}:\n${result.stdout}${result.stderr}`);
+  }
+});
