@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color } from "../common/term.js";
-import type { CheckResult, Output } from "../manifest/index.js";
+import type { AgainstResult, CheckResult, Output } from "../manifest/index.js";
 import type { Diagnostic } from "../protocol/index.js";
 import { commandAfterDashes, defineCommand, JSON_OPTION } from "./command.js";
 import { printJson } from "./run.js";
@@ -31,19 +31,50 @@ function printCheck(result: CheckResult, fix: string): void {
   out.write(`\nTo fix it, run: ${fix}\n`);
 }
 
-async function reportCheck(result: CheckResult, json: boolean, fix: string): Promise<number> {
-  const exit = result.status === "in-sync" ? ExitCode.Ok : result.status === "error" ? ExitCode.CannotRun : ExitCode.Failed;
+type Against = AgainstResult | { skipped: string };
+
+function printAgainst(a: Against): void {
+  const out = process.stdout;
+  if ("skipped" in a) {
+    out.write(`${color.yellow("-", out)} ${a.skipped}\n`);
+    return;
+  }
+  const paint = { breaking: color.red, compatible: color.yellow, patch: color.dim };
+  out.write(`\nAgainst ${a.against} (released ${a.released_version}, executa.json ${a.version}): ${a.changes.length ? `${a.changes.length} changes` : "no changes"}\n`);
+  for (const c of a.changes) out.write(`  ${paint[c.class](c.class.padEnd(10), out)}  ${c.message}  (needs ${c.needs})\n`);
+  if (a.ok) out.write(`${color.green("✔", out)} version ${a.version} carries the bump the changes need (${a.required_bump})\n`);
+  else if (a.bump === "backwards") out.write(`${color.red("✖", out)} version ${a.version} is lower than the released ${a.released_version}\n`);
+  else out.write(`${color.red("✖", out)} version ${a.version} does not carry the ${a.required_bump} bump these changes need: set executa.json's version to ${a.needs} or later\n`);
+}
+
+async function reportCheck(result: CheckResult, json: boolean, fix: string, against?: Against): Promise<number> {
+  let exit: number = result.status === "in-sync" ? ExitCode.Ok : result.status === "error" ? ExitCode.CannotRun : ExitCode.Failed;
+  if (exit === ExitCode.Ok && against && "ok" in against && !against.ok) exit = ExitCode.Failed;
   if (json) {
     printJson(exit === ExitCode.Ok ? "ok" : exit === ExitCode.Failed ? "failed" : "error", {
       check: result.status, changes: result.changes, diagnostics: result.diagnostics, files: result.files,
+      ...(against && { against }),
       ...(result.status === "error" && { error: { message: "the manifest cannot be generated", hint: "fix the errors in diagnostics" } }),
     });
   } else {
     await printDiagnostics(result.diagnostics);
     if (result.status === "error") process.stderr.write(`${color.red("executa: error:")} the manifest cannot be generated; fix the errors above\n`);
     else printCheck(result, fix);
+    if (against) printAgainst(against);
   }
   return exit;
+}
+
+/** `--against`: the current manifest classed against the released one (default: the newest v* tag). */
+async function againstRelease(dir: string, spec: string, current: Record<string, unknown>): Promise<Against> {
+  const { compareWithRelease, newestVersionTag, readReleased } = await import("../manifest/index.js");
+  const { readJsonObject } = await import("../project/index.js");
+  const ref = spec || (await newestVersionTag(dir));
+  if (!ref) return { skipped: "no v* tag yet: nothing to compare against (name one with --against <ref | file>)" };
+  const released = await readReleased(dir, ref);
+  const declared = readJsonObject(resolve(dir, "executa.json"))?.version;
+  const version = typeof declared === "string" ? declared : String(current.version);
+  return compareWithRelease({ against: released.against, released: released.manifest, current, releasedVersion: released.version, version });
 }
 
 /** The manifest a running plugin serves; a missing `name` comes from --name or executa.json's tool_id. */
@@ -77,6 +108,10 @@ export const manifestCommand = defineCommand({
       default: false,
       describe: "Take the manifest from a running plugin's describe answer instead of the source: executa manifest --from-plugin -- <command> [args]",
     },
+    against: {
+      type: "string",
+      describe: "Implies --check: class every change since a release (a git ref, or a manifest file in the project; alone: the newest v* tag) as breaking, compatible or patch, and exit 1 when executa.json's version lacks the semver bump they need",
+    },
     name: { type: "string", describe: "With --from-plugin: the manifest name to write when the plugin serves none (default: executa.json's tool_id)" },
     "sync-version": { type: "boolean", default: false, describe: "First copy the package.json / pyproject.toml version into executa.json (for `npm version`)" },
     ...JSON_OPTION,
@@ -84,6 +119,7 @@ export const manifestCommand = defineCommand({
   examples: [
     ["$0 manifest", "Regenerate manifest.json and the bindings file"],
     ["$0 manifest --check", "Fail CI when manifest.json is out of date"],
+    ["$0 manifest --check --against v1.2.0", "Also fail when a change since v1.2.0 needs a version bump executa.json lacks"],
     ["$0 manifest --from-plugin -- ./dist/my-plugin-linux-x86_64", "Read the manifest from a built binary"],
   ],
   async run(args) {
@@ -91,16 +127,19 @@ export const manifestCommand = defineCommand({
     const command = commandAfterDashes(args);
     const fix = args["from-plugin"] ? `executa manifest --from-plugin -- ${command?.join(" ") ?? "<command>"}` : `executa manifest${args.dir === "." ? "" : ` ${args.dir}`}`;
     const m = await import("../manifest/index.js");
-    if (args["sync-version"] && !args.check) {
+    if (args["sync-version"] && !args.check && args.against === undefined) {
       const written = m.syncVersion(dir);
       if (written && !args.json) process.stderr.write(`executa.json version -> ${written}\n`);
     }
-    if (args.check && !args["from-plugin"]) return reportCheck(await m.checkManifest(dir, { strict: args.strict }), args.json, fix);
     let outputs: Output[];
     let diagnostics: Diagnostic[];
     if (args["from-plugin"]) ({ outputs, diagnostics } = await fromPlugin(dir, command, args.name, args.strict));
     else ({ outputs, diagnostics } = await m.generateManifest(dir, { strict: args.strict }));
-    if (args.check) return reportCheck(await m.compareOutputs(dir, outputs, diagnostics), args.json, fix);
+    if (args.check || args.against !== undefined) {
+      const result = await m.compareOutputs(dir, outputs, diagnostics);
+      const against = args.against === undefined || result.status === "error" ? undefined : await againstRelease(dir, args.against, JSON.parse(outputs[0]!.content) as Record<string, unknown>);
+      return reportCheck(result, args.json, fix, against);
+    }
 
     const { hasErrors } = await import("../protocol/index.js");
     const count = (JSON.parse(outputs[0]!.content) as { tools?: unknown[] }).tools?.length ?? 0;

@@ -11,3 +11,5 @@ export { describePlugin, type LiveDescribe } from "./live/index.js";
 export { syncVersion } from "./sync-version.js";
 export { TS_BINDINGS_PATH } from "./ts/bindings.js";
 export { GO_BINDINGS_PATH } from "./go/index.js";
+export { classifyChanges, compareWithRelease, type AgainstResult, type Bump, type ChangeClass, type ClassifiedChange } from "./against.js";
+export { newestVersionTag, readReleased, type Released } from "./released.js";
