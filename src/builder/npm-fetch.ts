@@ -9,6 +9,7 @@ import { ExecutaError } from "../common/errors.js";
 import { exec, tail } from "../common/exec.js";
 import { untar } from "./archive/index.js";
 import { cacheDir } from "./cache.js";
+import { sha256File } from "./outputs.js";
 import { writeAtomic } from "./write-atomic.js";
 
 export interface PackageFile {
@@ -48,7 +49,7 @@ function cached(root: string, want: PackageFile): FetchedFile | undefined {
   const record = JSON.parse(readFileSync(recordPath, "utf8")) as CacheRecord;
   const expected = record.files[want.file];
   if (!expected) return undefined;
-  if (sha256(readFileSync(path)) !== expected.sha256) {
+  if (sha256File(path) !== expected.sha256) {
     rmSync(path, { force: true });
     return undefined;
   }

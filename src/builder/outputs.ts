@@ -4,7 +4,7 @@
  * --base-url) that block in executa.json's distribution.profiles.binary.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import type { Manifest, PlatformKey } from "../protocol/index.js";
 import { PLATFORM_KEYS } from "../protocol/index.js";
@@ -31,10 +31,22 @@ export function sha256Of(data: Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
+/** SHA-256 of a file, read a chunk at a time (artifacts are 100+ MiB). */
+export function sha256File(path: string): string {
+  const hash = createHash("sha256");
+  const chunk = Buffer.alloc(1 << 20);
+  const fd = openSync(path, "r");
+  try {
+    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hash.update(chunk.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest("hex");
+}
+
 /** Size and SHA-256 of a file; `file` is how reports name it (default its base name). */
 export function factsOf(path: string, file = basename(path)): FileFacts {
-  const data = readFileSync(path);
-  return { file, size: data.length, sha256: sha256Of(data) };
+  return { file, size: statSync(path).size, sha256: sha256File(path) };
 }
 
 /** The executable's path inside an archive: `bin/<name>[.exe]`. */

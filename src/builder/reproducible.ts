@@ -1,5 +1,5 @@
 /** `--reproducible-check`: the files of two builds compared byte for byte. */
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 export interface Difference {
@@ -35,6 +35,30 @@ export function byteDifferences(a: Buffer, b: Buffer): { offsets: number[]; coun
   return { offsets, count };
 }
 
+/** byteDifferences over two files, a chunk at a time (artifacts are 100+ MiB). */
+function fileDifferences(a: string, b: string): { offsets: number[]; count: number } {
+  const size = 1 << 20;
+  const [x, y] = [Buffer.alloc(size), Buffer.alloc(size)];
+  const [fa, fb] = [openSync(a, "r"), openSync(b, "r")];
+  const offsets: number[] = [];
+  let count = 0;
+  try {
+    for (let base = 0; ; base += size) {
+      const n = readSync(fa, x, 0, size, base);
+      const m = readSync(fb, y, 0, size, base);
+      if (n === 0 && m === 0) break;
+      const chunk = byteDifferences(x.subarray(0, n), y.subarray(0, m));
+      count += chunk.count;
+      for (const o of chunk.offsets) if (offsets.length < MAX_OFFSETS && !offsets.includes(base + o)) offsets.push(base + o);
+      if (n < size || m < size) break;
+    }
+  } finally {
+    closeSync(fa);
+    closeSync(fb);
+  }
+  return { offsets, count };
+}
+
 /** Compares `files` (relative paths) in two folders; returns every difference. */
 export function compareBuilds(first: string, second: string, files: readonly string[]): Difference[] {
   const out: Difference[] = [];
@@ -45,11 +69,10 @@ export function compareBuilds(first: string, second: string, files: readonly str
       out.push({ file, missing: existsSync(a) ? "second" : "first" });
       continue;
     }
-    const x = readFileSync(a);
-    const y = readFileSync(b);
-    if (x.equals(y)) continue;
-    const { offsets, count } = byteDifferences(x, y);
-    out.push({ file, ...(x.length !== y.length && { sizes: [x.length, y.length] as [number, number] }), offsets, differingBytes: count });
+    const sizes: [number, number] = [statSync(a).size, statSync(b).size];
+    const { offsets, count } = fileDifferences(a, b);
+    if (count === 0 && sizes[0] === sizes[1]) continue;
+    out.push({ file, ...(sizes[0] !== sizes[1] && { sizes }), offsets, differingBytes: count });
   }
   return out;
 }

@@ -118,10 +118,10 @@ test("--base-url writes binary_urls into executa.json's binary profile, keeping 
 });
 
 test("default builds are reproducible: --reproducible-check passes, and a copy in another folder gives the same bytes", async () => {
-  const targets = "linux-x86_64,linux-aarch64,darwin-arm64,windows-x86_64";
+  const targets = "linux-x86_64,darwin-arm64";
   const checked = await build({ projectDir: dir, targets, outDir: join(dir, "again"), verify: false, reproducibleCheck: true });
   assert.equal(checked.reproducible?.identical, true, JSON.stringify(checked.reproducible?.differences));
-  assert.ok(checked.reproducible!.files >= 4 * 3 + 2, `${checked.reproducible!.files} files compared`);
+  assert.ok(checked.reproducible!.files >= 2 * 3 + 2, `${checked.reproducible!.files} files compared`);
   assert.ok(checked.ok);
   const elsewhere = await scaffoldProject("ts", "sea-plugin");
   const copy = await build({ projectDir: elsewhere, targets, verify: false });
