@@ -99,9 +99,10 @@ export interface BuildReport {
   reproducible?: ReproducibleReport;
 }
 
-async function verifyTarget(key: PlatformKey, host: PlatformKey, binary: string, manifestText: string): Promise<VerifyStatus> {
-  const launch = launchFor(key, host, binary);
-  if ("skip" in launch) return { status: "skipped", reason: launch.skip };
+async function verifyTarget(key: PlatformKey, host: PlatformKey, binary: string, manifestText: string, serial: boolean): Promise<VerifyStatus> {
+  const found = launchFor(key, host, binary);
+  if ("skip" in found) return { status: "skipped", reason: found.skip };
+  const launch = { ...found, serial };
   const result = await verifyLaunch(launch, manifestText);
   const gap = launch.underWine && !result.ok ? wineGap(result.failures) : undefined;
   if (gap) return { status: "skipped", reason: gap };
@@ -178,7 +179,7 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
       contents.push({ platform: key, archive, components: built.components });
       const verified: VerifyStatus = !verify
         ? { status: "skipped", reason: "--no-verify" }
-        : await step(`verify ${key}`, () => verifyTarget(key, host, executable, project.manifestText), verifyOutcome);
+        : await step(`verify ${key}`, () => verifyTarget(key, host, executable, project.manifestText, built.layout === "onefile"), verifyOutcome);
       targets.push({
         platform: key,
         ...factsOf(executable, relative(out, executable).split(sep).join("/")),

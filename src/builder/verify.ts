@@ -19,6 +19,8 @@ export interface Launch {
   underWine?: boolean;
   /** Set when the launch runs under an emulator (qemu, Wine): checks then run one session at a time. */
   emulated?: boolean;
+  /** Checks run one session at a time (a PyInstaller one-file executable unpacks itself at every start). */
+  serial?: boolean;
 }
 
 /** Failures that are gaps of Wine itself (Debian's Wine 8), not of the artifact. */
@@ -80,7 +82,7 @@ export function launchFor(key: PlatformKey, host: PlatformKey, binary: string): 
 /** Runs the conformance checks against one launch of the artifact; describe must equal manifest.json byte for byte. */
 export async function verifyLaunch(launch: Launch, expectManifestText: string): Promise<VerifyResult> {
   const { command, args, env, cwd } = launch;
-  const report = await runChecks({ command, args, ...(env && { env }), ...(cwd && { cwd }) }, { expectManifestText, ...(launch.emulated && { concurrency: 1 }) });
+  const report = await runChecks({ command, args, ...(env && { env }), ...(cwd && { cwd }) }, { expectManifestText, ...((launch.emulated || launch.serial) && { concurrency: 1 }) });
   const failures = report.results.filter((r) => r.status === "fail").map((r) => `${r.id}: ${r.message ?? r.description}`);
   return { ok: report.passed, checks: "conform", failures };
 }
