@@ -20,7 +20,8 @@ export interface CommandSpec<O extends OptionTable, Dir extends string | undefin
   describe: string;
   usage?: string;
   options: O;
-  examples?: readonly (readonly [command: string, meaning: string])[];
+  /** `$0 <verb> ...` lines that run as written in a project of this toolchain. */
+  examples?: readonly Example[];
   /** Takes a plugin command after `--` (e.g. `executa test -- python3 plugin.py`). */
   dashDash?: boolean;
   /** `[dir]` has no default (create: the folder comes from the name). */
@@ -33,8 +34,14 @@ export function commandAfterDashes(args: { "--"?: string[] }): string[] | undefi
   return args["--"]?.length ? args["--"].map(String) : undefined;
 }
 
-export function defineCommand<O extends OptionTable, Dir extends string | undefined = string>(spec: CommandSpec<O, Dir>): CommandModule {
+export type Example = readonly [command: string, meaning: string];
+
+/** A yargs command module that also exposes its examples (a test runs every one as written). */
+export type Command = CommandModule & { examples: readonly Example[] };
+
+export function defineCommand<O extends OptionTable, Dir extends string | undefined = string>(spec: CommandSpec<O, Dir>): Command {
   return {
+    examples: spec.examples ?? [],
     command: spec.command,
     describe: spec.describe,
     builder: (y: Argv) => {

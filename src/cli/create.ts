@@ -89,13 +89,14 @@ function printHuman(result: ScaffoldResult): void {
   out.write(`\nNext steps:\n${result.next.map((n) => `  ${n}`).join("\n")}\n`);
 }
 
-export const createCommand = defineCommand<typeof CREATE_OPTIONS, string | undefined>({
-  command: "create [dir]",
+/** `executa create [dir]`, or the whole `create-executa [dir]` command line. */
+export const createCommandFor = (program: "executa" | "create-executa") => defineCommand<typeof CREATE_OPTIONS, string | undefined>({
+  command: program === "executa" ? "create [dir]" : "$0 [dir]",
   describe: "scaffold a plugin project in TypeScript, Python or Go",
   optionalDir: true,
   options: CREATE_OPTIONS,
   examples: [
-    ["$0 my-plugin --lang python --yes", "a Python plugin with defaults, no questions"],
+    [`$0${program === "executa" ? " create" : ""} my-plugin --lang python --yes`, "a Python plugin with defaults, no questions"],
     ["npm create executa@latest my-plugin -- --lang go", "the same through npm create"],
   ],
   async run(argv) {

@@ -3,9 +3,10 @@ import yargs from "yargs";
 import { ExitCode } from "../common/errors.js";
 import { PACKAGE_VERSION } from "../common/package-info.js";
 import { buildCommand } from "./build.js";
-import { createCommand } from "./create.js";
+import { createCommandFor } from "./create.js";
 import { devCommand } from "./dev.js";
 import { manifestCommand } from "./manifest.js";
+import type { Command } from "./command.js";
 import { printError, printJsonError } from "./run.js";
 import { testCommand } from "./test.js";
 
@@ -29,19 +30,20 @@ function commandLine(argv: string[], scriptName: Program, helpHint: string) {
     });
 }
 
+/** The verbs of each command line, in help order. */
+export function commandsOf(program: Program): Command[] {
+  if (program === "create-executa") return [createCommandFor("create-executa")];
+  return [createCommandFor("executa"), manifestCommand, buildCommand, testCommand, devCommand];
+}
+
 export async function runProgram(program: Program, argv: string[]): Promise<void> {
   if (program === "create-executa") {
-    await commandLine(argv, program, "run `create-executa --help`").command({ ...createCommand, command: "$0 [dir]" }).parseAsync();
+    await commandLine(argv, program, "run `create-executa --help`").command(commandsOf(program)[0]!).parseAsync();
     return;
   }
-  await commandLine(argv, program, "run `executa --help`, or `executa <verb> --help`")
-    .usage("$0 <verb> [options]\n\nThe toolchain for Executa plugins: create, manifest, build, test, dev.")
-    .command(createCommand)
-    .command(manifestCommand)
-    .command(buildCommand)
-    .command(testCommand)
-    .command(devCommand)
-    .demandCommand(1, "name a verb: create, manifest, build, test or dev")
-    .recommendCommands()
-    .parseAsync();
+  const verbs = commandsOf(program).map((c) => String(c.command).split(" ")[0]!);
+  let line = commandLine(argv, program, "run `executa --help`, or `executa <verb> --help`")
+    .usage(`$0 <verb> [options]\n\nThe toolchain for Executa plugins: ${verbs.join(", ")}.`);
+  for (const command of commandsOf(program)) line = line.command(command);
+  await line.demandCommand(1, `name a verb: ${verbs.join(", ")}`).recommendCommands().parseAsync();
 }

@@ -61,7 +61,7 @@ export const testCommand = defineCommand({
   examples: [
     ["$0 test", "check the plugin in this folder"],
     ["$0 test --fuzz 10000", "add 10 000 fuzz frames"],
-    ["$0 test --only describe,health -- python3 plugin.py", "two checks against an explicit command"],
+    ["$0 test --only describe,health -- go run .", "two checks against an explicit launch command"],
     ["$0 test --strict", "fail on warnings too (for your own plugins in CI)"],
   ],
   async run(args) {

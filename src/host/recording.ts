@@ -13,7 +13,8 @@
  *
  * A line in neither format is an error with its line number.
  */
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 
 /** One request to replay and what its answer must match. */
@@ -120,6 +121,7 @@ export class HarnessRecorder {
   private nextId = 1;
 
   constructor(private readonly path: string, about: Record<string, unknown>) {
+    mkdirSync(dirname(path), { recursive: true });
     this.write({ kind: "meta", harness_version: "0.1", session_id: `executa-dev-${Date.now().toString(36)}`, recorder: "executa dev", ...about });
   }
 

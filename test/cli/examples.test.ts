@@ -1,0 +1,43 @@
+/**
+ * Every example the help prints runs as written: in a scaffolded Go project named my-plugin (the
+ * name the examples use), or, for create, in an empty folder. `npm create …` lines are run by the
+ * registry journey (test/e2e/registry.test.ts).
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { commandsOf, type Program } from "../../src/cli/program.js";
+import { which } from "../../src/common/exec.js";
+import { makeSpec, scaffold } from "../../src/scaffold/index.js";
+
+const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bin");
+const root = mkdtempSync(join(tmpdir(), "executa-examples-"));
+const project = join(root, "my-plugin");
+
+function runExample(program: Program, line: string, cwd: string) {
+  const command = line.replace(/^\$0/, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(BIN, `${program}.js`))}`);
+  const r = spawnSync("sh", ["-c", command], { cwd, input: "", encoding: "utf8", timeout: 5 * 60_000, env: { ...process.env, CI: "true", NO_COLOR: "1" } });
+  return { code: r.status, output: `${line}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}` };
+}
+
+/** Builds first, so that the examples that read the built binary find it. */
+const order = (line: string) => (/ build\b/.test(line) ? 0 : 1);
+
+test("every example of every verb's help runs as written and exits 0", { skip: !which("go") && "go is not installed", timeout: 20 * 60_000 }, async () => {
+  await scaffold({ targetDir: project, spec: makeSpec({ lang: "go", name: "my-plugin" }), install: false, git: false, quiet: true });
+  const examples = (["executa", "create-executa"] as const).flatMap((program) =>
+    commandsOf(program).flatMap((command) => {
+      const isCreate = /^(create|\$0) \[dir\]/.test(String(command.command));
+      return command.examples.filter(([line]) => line.startsWith("$0")).map(([line]) => ({ program, line, isCreate }));
+    }),
+  );
+  examples.sort((a, b) => order(a.line) - order(b.line));
+  for (const { program, line, isCreate } of examples) {
+    const r = runExample(program, line, isCreate ? mkdtempSync(join(root, "create-")) : project);
+    assert.equal(r.code, 0, r.output);
+  }
+});
