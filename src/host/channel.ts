@@ -32,6 +32,17 @@ const STDOUT_DRAIN_MS = 500;
 /** At the end of a session, how long the group has between SIGTERM and SIGKILL. */
 const END_GRACE_MS = 1000;
 const DEFAULT_RECORD_BUDGET = 32 * 1024 * 1024;
+/** A stray answer bigger than this is kept as a stub (up to 1000 are kept). */
+const KEPT_STRAY_BYTES = 64 * 1024;
+
+/** A copy that does not keep the (possibly 16 MiB) string it was cut from alive, as V8's sliced strings do. */
+const ownCopy = (text: string) => Buffer.from(text, "utf8").toString("utf8");
+
+/** What is worth keeping of a big stray answer: its id and error code. */
+function stub(f: Record<string, unknown>, bytes: number): Record<string, unknown> {
+  const code = (f.error as { code?: unknown } | undefined)?.code;
+  return { jsonrpc: f.jsonrpc, id: typeof f.id === "string" ? ownCopy(f.id.slice(0, 200)) : f.id, ...(typeof code === "number" && { error: { code, message: `(a ${bytes}-byte answer, not kept)` } }) };
+}
 
 export class PluginChannel {
   readonly child: ChildProcessWithoutNullStreams;
@@ -50,12 +61,12 @@ export class PluginChannel {
   partialLine: string | undefined;
   /** Set when the plugin exited but something it started kept its stdout open. */
   stdoutHeldOpen = false;
-  /** stdout lines over the 16 MiB limit: cut, counted, not read. */
+  /** stdout lines over the 16 MiB limit: cut, not read (the first 100; every one is also noise). */
   readonly oversizeLines: { bytes: number; head: string; ended: boolean; t: number }[] = [];
   /** Bytes read from stdout so far, and when the last ones came. */
   stdoutBytes = 0;
   lastStdoutAt = 0;
-  /** Answers with `id: null`, per error code (every one, however many). */
+  /** Answers with `id: null`, per integer error code ("other" for the rest): every one, however many. */
   readonly nullIdCodes = new Map<unknown, number>();
   private readonly records: BoundedList<FrameRecord>;
   private readonly noiseLog = new BoundedList<Noise>(200);
@@ -177,21 +188,21 @@ export class PluginChannel {
 
   private record(dir: Direction, text: string, bytes: number): FrameRecord {
     const max = this.options.recordChars ?? 2000;
-    const rec: FrameRecord = { t: this.now(), dir, text: text.length > max ? `${text.slice(0, max)}… (${bytes} bytes)` : text, bytes };
+    const rec: FrameRecord = { t: this.now(), dir, text: text.length > max ? `${ownCopy(text.slice(0, max))}… (${bytes} bytes)` : text, bytes };
     this.records.push(rec);
     this.options.onRecord?.(rec);
     return rec;
   }
 
   private addNoise(line: string, why: string): void {
-    this.noiseLog.push({ line: line.slice(0, 500), why, t: this.now() });
+    this.noiseLog.push({ line: ownCopy(line.slice(0, 500)), why, t: this.now() });
   }
 
   private onOversize(o: OversizeLine): void {
     const head = o.head.toString("utf8");
     const limit = `over the ${MAX_FRAME_BYTES / 1024 / 1024} MiB limit`;
     const why = o.ended ? `a line of ${o.bytes} bytes, ${limit} (cut, not read)` : `${o.bytes} bytes without a newline before stdout ended, ${limit} (cut, not read)`;
-    this.oversizeLines.push({ bytes: o.bytes, head: head.slice(0, 200), ended: o.ended, t: this.now() });
+    if (this.oversizeLines.length < 100) this.oversizeLines.push({ bytes: o.bytes, head: head.slice(0, 200), ended: o.ended, t: this.now() });
     this.record("noise", `${head}… (${why})`, o.bytes);
     this.addNoise(head, why);
   }
@@ -219,18 +230,20 @@ export class PluginChannel {
       return; // a notification from the plugin: nothing to answer
     }
     if (!("id" in f)) {
-      if ("result" in f || "error" in f) this.stray("no-id", f);
+      if ("result" in f || "error" in f) this.stray("no-id", f, raw.length);
       else this.addNoise(text, "neither a request nor a response (no method, no id)");
       return;
     }
     if (isFileTransportPointer(f)) return this.onPointer(f);
-    this.route(f);
+    this.route(f, raw.length);
   }
 
-  private stray(kind: Stray["kind"], f: Record<string, unknown>): void {
-    this.strayLog.push({ t: this.now(), kind, frame: f });
+  private stray(kind: Stray["kind"], f: Record<string, unknown>, bytes = 0): void {
+    this.strayLog.push({ t: this.now(), kind, frame: bytes > KEPT_STRAY_BYTES ? stub(f, bytes) : f });
     if (kind !== "null-id") return;
-    const code = (f.error as { code?: unknown } | undefined)?.code;
+    // Counted per integer code (a plugin cannot grow the table with made-up codes).
+    const raw = (f.error as { code?: unknown } | undefined)?.code;
+    const code = Number.isInteger(raw) && (this.nullIdCodes.has(raw) || this.nullIdCodes.size < 64) ? raw : "other";
     this.nullIdCodes.set(code, (this.nullIdCodes.get(code) ?? 0) + 1);
     for (const l of this.nullListeners) l(f);
   }
@@ -252,7 +265,7 @@ export class PluginChannel {
     const p = f.id === null ? undefined : this.take(f.id);
     if (!p) {
       this.transportLog.push({ path, error: `refused: a pointer for id ${JSON.stringify(f.id)}, which the host is not waiting for; the file was left alone`, deleted: false, refused: true });
-      this.stray(f.id === null ? "null-id" : "unknown-id", f);
+      this.stray(f.id === null ? "null-id" : "unknown-id", { jsonrpc: f.jsonrpc, id: f.id, [FILE_TRANSPORT_KEY]: ownCopy(path.slice(0, 4096)) });
       return;
     }
     this.transportsInFlight++;
@@ -276,10 +289,10 @@ export class PluginChannel {
     });
   }
 
-  private route(f: Record<string, unknown>): void {
-    if (f.id === null || f.id === undefined) return this.stray("null-id", f);
+  private route(f: Record<string, unknown>, bytes: number): void {
+    if (f.id === null || f.id === undefined) return this.stray("null-id", f, bytes);
     const p = this.take(f.id);
-    if (!p) return this.stray("unknown-id", f);
+    if (!p) return this.stray("unknown-id", f, bytes);
     p.resolve({ frame: f, ms: Math.round(performance.now() - p.sent) });
   }
 

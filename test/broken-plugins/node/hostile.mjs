@@ -6,6 +6,8 @@
 //   flood       print FLOOD_MIB (default 1024) MiB on one stdout line, then answer
 //   flood-eof   print FLOOD_MIB MiB with no newline at all, then exit
 //   grandchild  start `sleep 120` with this plugin's stdout at startup (its pid goes to HOSTILE_PIDS)
+//   noise-flood before answering describe: 1 GiB on stderr, 300 answers of 2 MiB with id null,
+//               100 000 small ones with made-up error codes
 import { spawn } from "node:child_process";
 import { appendFileSync, linkSync, mkdirSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -100,6 +102,12 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return send({ id: null, error: { code: -32600, message: "Invalid Request" } });
   if (msg.id === undefined) return;
   if (msg.method === "describe") {
+    if (MODE === "noise-flood") {
+      const mib = Buffer.alloc(1024 * 1024, "E");
+      for (let i = 0; i < 1024; i++) writeSync(2, mib);
+      for (let i = 0; i < 300; i++) send({ id: null, error: { code: -32600, message: "x".repeat(2 * 1024 * 1024) } });
+      for (let i = 0; i < 100_000; i++) send({ id: null, error: { code: -40000 - i, message: "made up" } });
+    }
     send({ id: msg.id, result: MANIFEST });
     if (MODE === "unsolicited") send({ id: 900000, __file_transport: CANARY });
     return;
