@@ -37,7 +37,8 @@ async function heavy(): Promise<string> {
   ].join("\n"));
   writeFileSync(join(dir, "src", "executa.snapshot.ts"), 'import "./startup.js";\n');
   const main = readFileSync(join(dir, "src", "main.ts"), "utf8");
-  writeFileSync(join(dir, "src", "main.ts"), 'import { digest } from "./startup.js";\n' + main + "void digest;\n");
+  // Appended: main.ts starts with a shebang line, and imports are hoisted anyway.
+  writeFileSync(join(dir, "src", "main.ts"), main + 'import { digest } from "./startup.js";\nvoid digest;\n');
   return dir;
 }
 
