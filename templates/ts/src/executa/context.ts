@@ -5,6 +5,14 @@ import type { HostClient, ToolContext, ToolDefinition } from "./types.js";
 import { isObject } from "./validate.js";
 
 const DEFAULT_TIMEOUT_S = 60;
+/** The latest deadline a host can give: the end of JavaScript's Date range. */
+const LATEST_DEADLINE_MS = 8.64e15;
+
+/** An invoke id as a string: a string as is, a finite number in its shortest JSON form; anything else counts as absent. */
+function invokeIdText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  return typeof value === "number" && Number.isFinite(value) ? String(value) : undefined;
+}
 
 export class InvokeContext implements ToolContext {
   readonly tool: string;
@@ -17,21 +25,21 @@ export class InvokeContext implements ToolContext {
   constructor(tool: ToolDefinition, params: Record<string, unknown>, channel: HostChannel) {
     const context = isObject(params.context) ? params.context : {};
     this.tool = tool.name;
-    const invokeId = context.invoke_id ?? params.invoke_id;
-    this.invokeId = typeof invokeId === "string" ? invokeId : typeof invokeId === "number" ? String(invokeId) : "";
+    this.invokeId = invokeIdText(context.invoke_id) ?? invokeIdText(params.invoke_id) ?? "";
+    const deadline = context.deadline_ms;
     this.deadlineMs =
-      typeof context.deadline_ms === "number"
-        ? context.deadline_ms
-        : Date.now() + (typeof tool.timeout === "number" ? tool.timeout : DEFAULT_TIMEOUT_S) * 1000;
+      typeof deadline === "number" && Number.isFinite(deadline)
+        ? Math.min(Math.max(deadline, 0), LATEST_DEADLINE_MS)
+        : Date.now() + (typeof tool.timeout === "number" && tool.timeout > 0 ? tool.timeout : DEFAULT_TIMEOUT_S) * 1000;
     this.credentials = isObject(context.credentials) ? context.credentials : {};
     this.channel = channel;
   }
 
   credential(name: string): string | undefined {
-    const given = this.credentials[name];
+    const given = Object.hasOwn(this.credentials, name) ? this.credentials[name] : undefined;
     if (typeof given === "string" && given !== "") return given;
-    const env = process.env[name];
-    return env === undefined || env === "" ? undefined : env;
+    const env = Object.hasOwn(process.env, name) ? process.env[name] : undefined;
+    return typeof env === "string" && env !== "" ? env : undefined;
   }
 
   get host(): HostClient {

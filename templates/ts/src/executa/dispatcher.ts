@@ -4,15 +4,20 @@ import { HostError, RpcCode, ToolError } from "./errors.js";
 import type { HostChannel } from "./host.js";
 import type { Stopper } from "./stopping.js";
 import type { Bindings, Manifest, ToolDefinition, ToolFunction } from "./types.js";
-import { checkArguments, isObject } from "./validate.js";
-import type { FrameWriter, Id } from "./writer.js";
+import { MAX_DEPTH } from "./deep.js";
+import { wellFormed } from "./framing.js";
+import { checkArguments, isObject, jsonType } from "./validate.js";
+import { NotJson, type FrameWriter, type Id } from "./writer.js";
 
-/** `host_capabilities` -> `initialize` `client_capabilities`. */
+/** `host_capabilities` -> `initialize` `client_capabilities` (the same table as create-executa's protocol/capabilities.ts). */
 const CLIENT_CAPABILITIES: Record<string, Record<string, Record<string, unknown>>> = {
   "llm.sample": { sampling: {} },
   "llm.agent.auto": { agent: { submodes: ["auto"] } },
   "aps.kv": { storage: { kv: true } },
   "aps.files": { storage: { files: true } },
+  "storage.user": { storage: { kv: true } },
+  "storage.app": { storage: { kv: true } },
+  "storage.tool": { storage: { kv: true } },
   "host.upload": { upload: {} },
   "llm.image": { image: {} },
   "llm.image.edit": { "image.edit": {} },
@@ -22,7 +27,8 @@ const CLIENT_CAPABILITIES: Record<string, Record<string, Record<string, unknown>
 export function clientCapabilities(hostCapabilities: readonly string[]): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const name of hostCapabilities) {
-    for (const [key, value] of Object.entries(CLIENT_CAPABILITIES[name] ?? {})) out[key] = { ...out[key], ...value };
+    if (!Object.hasOwn(CLIENT_CAPABILITIES, name)) continue;
+    for (const [key, value] of Object.entries(CLIENT_CAPABILITIES[name]!)) out[key] = { ...out[key], ...value };
   }
   return out;
 }
@@ -30,7 +36,23 @@ export function clientCapabilities(hostCapabilities: readonly string[]): Record<
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 
-const isId = (id: unknown): id is Id => id === null || typeof id === "string" || typeof id === "number";
+/** A request id the runtime answers: a string, an integer within ±(2^53−1), or null. */
+const isId = (id: unknown): id is Id => id === null || typeof id === "string" || Number.isSafeInteger(id);
+const BAD_ID = "Invalid Request: id must be a string, an integer within ±(2^53−1), or null";
+
+/** What a thrown value looks like in the log, whatever it is. */
+function describeThrown(value: unknown): string {
+  try {
+    if (value instanceof Error) return typeof value.stack === "string" ? value.stack : `${value.name}: ${value.message}`;
+    return String(value);
+  } catch {
+    try {
+      return `a value that cannot be shown (${Object.prototype.toString.call(value)})`;
+    } catch {
+      return "a value that cannot be shown";
+    }
+  }
+}
 
 export class Dispatcher {
   private readonly tools = new Map<string, ToolDefinition>();
@@ -52,10 +74,18 @@ export class Dispatcher {
     this.writer.error(null, RpcCode.ParseError, message);
   }
 
+  /** Valid JSON nested too deep to take; `idText` is its top-level id, if a shallow scan found one. */
+  tooDeep(idText: string | undefined): void {
+    let id: unknown = null;
+    try {
+      id = idText === undefined ? null : wellFormed(JSON.parse(idText));
+    } catch {}
+    this.writer.error(isId(id) ? id : null, RpcCode.InvalidParams, `Invalid params: JSON nests deeper than ${MAX_DEPTH} levels`);
+  }
+
   frame(frame: unknown): void {
     if (!isObject(frame)) {
-      const what = Array.isArray(frame) ? "batches are not supported" : `expected an object, got ${typeof frame}`;
-      this.writer.error(null, RpcCode.InvalidRequest, `Invalid Request: ${what}`);
+      this.writer.error(null, RpcCode.InvalidRequest, `Invalid Request: expected a JSON object, got ${jsonType(frame)}`);
       return;
     }
     const hasId = Object.hasOwn(frame, "id");
@@ -69,16 +99,14 @@ export class Dispatcher {
       return;
     }
     if (!hasId) return; // a notification: never answered
-    if (this.stopper.stopping) {
-      this.log(`executa: stopping; request ${JSON.stringify(frame.id)} not taken`);
-      return;
-    }
     if (!isId(frame.id)) {
-      this.writer.error(null, RpcCode.InvalidRequest, "Invalid Request: 'id' must be a string, a number or null");
+      this.writer.error(null, RpcCode.InvalidRequest, BAD_ID);
     } else if (frame.jsonrpc !== "2.0") {
       this.writer.error(id, RpcCode.InvalidRequest, "Invalid Request: 'jsonrpc' must be \"2.0\"");
     } else if (typeof frame.method !== "string") {
       this.writer.error(id, RpcCode.InvalidRequest, "Invalid Request: 'method' must be a string");
+    } else if (this.stopper.stopping) {
+      this.writer.error(id, RpcCode.ShuttingDown, "Shutting down");
     } else {
       this.method(id, frame.method, frame.params);
     }
@@ -159,47 +187,66 @@ export class Dispatcher {
       binding.style === "positional" ? fn(...binding.params.map((p) => args[p]), ctx) : fn(args, ctx);
     const start = performance.now();
     this.stopper.started();
-    let outcome: unknown;
     try {
       const fn = this.loaded.get(name);
-      outcome =
+      const outcome =
         fn !== undefined
           ? call(fn)
           : binding.load().then((loaded) => {
               this.loaded.set(name, loaded);
               return call(loaded);
             });
+      // A synchronous tool is answered at once; a promise when it settles.
+      if (isThenable(outcome)) {
+        Promise.resolve(outcome).then(
+          (data) => this.answer(id, name, start, true, data),
+          (err) => this.answer(id, name, start, false, err),
+        );
+      } else {
+        this.answer(id, name, start, true, outcome);
+      }
     } catch (err) {
       this.answer(id, name, start, false, err);
-      return;
-    }
-    // A synchronous tool is answered at once; a promise when it settles.
-    if (isThenable(outcome)) {
-      Promise.resolve(outcome).then(
-        (data) => this.answer(id, name, start, true, data),
-        (err) => this.answer(id, name, start, false, err),
-      );
-    } else {
-      this.answer(id, name, start, true, outcome);
     }
   }
 
   private answer(id: Id, name: string, start: number, ok: boolean, value: unknown): void {
     const duration_ms = Math.round(performance.now() - start);
+    const internal = (why: string) => {
+      this.log(`executa: tool '${name}' ${why}`);
+      this.writer.error(id, RpcCode.InternalError, `Tool '${name}' failed unexpectedly; see the plugin's stderr`);
+    };
     try {
       if (ok) {
-        this.writer.result(id, { success: true, data: value === undefined ? null : value, duration_ms });
-      } else if (value instanceof ToolError) {
-        this.writer.result(id, { success: false, error: value.message, duration_ms });
-      } else if (value instanceof HostError) {
-        const error = `${value.method} failed: [${value.code}] ${value.message}`;
-        this.writer.result(id, { success: false, error, duration_ms });
-      } else {
-        this.log(`executa: tool '${name}' threw:\n${value instanceof Error ? (value.stack ?? value.message) : String(value)}`);
-        this.writer.error(id, RpcCode.InternalError, `Tool '${name}' failed unexpectedly; see the plugin's stderr`);
+        try {
+          this.writer.result(id, { success: true, data: value === undefined ? null : value, duration_ms });
+        } catch (err) {
+          const notJson = `Tool '${name}' returned a value that is not valid JSON`;
+          if (err instanceof NotJson) {
+            this.writer.error(id, RpcCode.InternalError, `${notJson} (NaN or Infinity)`);
+          } else {
+            this.log(`executa: tool '${name}' returned a value that is not valid JSON: ${describeThrown(err)}`);
+            this.writer.error(id, RpcCode.InternalError, `${notJson}; see the plugin's stderr`);
+          }
+        }
+        return;
       }
+      const expected = expectedFailure(value);
+      if (expected !== undefined) this.writer.result(id, { success: false, error: expected, duration_ms });
+      else internal(`threw:\n${describeThrown(value)}`);
+    } catch (err) {
+      internal(`could not be answered: ${describeThrown(err)}`);
     } finally {
       this.stopper.finished();
     }
   }
+}
+
+/** The `error` of a `{success: false}` answer, for a ToolError or a HostError; undefined for anything else. */
+function expectedFailure(value: unknown): string | undefined {
+  try {
+    if (value instanceof ToolError) return String(value.message);
+    if (value instanceof HostError) return `${value.method} failed: [${value.code}] ${value.message}`;
+  } catch {}
+  return undefined;
 }

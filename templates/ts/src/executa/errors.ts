@@ -36,6 +36,8 @@ export const RpcCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** A request that arrives while the plugin is stopping. */
+  ShuttingDown: -32000,
 } as const;
 
 /** Reverse-RPC codes raised locally. */

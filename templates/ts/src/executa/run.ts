@@ -1,5 +1,6 @@
-/** `run`: wires stdin -> framing -> dispatcher -> writer -> stdout, and the stop rules. */
+/** `run`: wires stdin -> framing -> dispatcher -> writer -> stdout, backpressure, and the stop rules. */
 import { Dispatcher } from "./dispatcher.js";
+import { RpcCode } from "./errors.js";
 import { decodeFrame, LineSplitter } from "./framing.js";
 import { HostChannel } from "./host.js";
 import { protectStdout } from "./stdio.js";
@@ -14,40 +15,54 @@ export interface RunOptions {
   bindings: Bindings;
 }
 
+/** While more than this many bytes of answers wait to be written, no new frame is taken from stdin. */
+export const MAX_PENDING_OUTPUT_BYTES = 4 * 1024 * 1024;
+
 const log = (message: string) => {
   process.stderr.write(message + "\n");
 };
 
-/** Serves the manifest's tools over stdio until stdin closes, `shutdown` or SIGTERM; then exits 0. */
+/** Serves the manifest's tools over stdio until stdin closes, `shutdown` or a signal; then exits 0. */
 export function run({ manifest, bindings }: RunOptions): void {
+  const stdout = process.stdout;
   const writer = new FrameWriter(protectStdout(), log);
   const stopper = new Stopper(log);
   const channel = new HostChannel(manifest, writer, log);
   const dispatcher = new Dispatcher(manifest, bindings, writer, channel, stopper, log);
+  const stdin = process.stdin;
 
-  const handleLine = (bytes: Buffer) => {
-    const decoded = decodeFrame(bytes);
-    if ("error" in decoded) dispatcher.parseError(decoded.error);
-    else if ("value" in decoded) dispatcher.frame(decoded.value);
-  };
   const splitter = new LineSplitter({
-    line: handleLine,
-    oversize: () => writer.error(null, -32600, "Frame exceeds 16 MiB"),
+    line: (bytes) => {
+      const decoded = decodeFrame(bytes);
+      if ("parseError" in decoded) dispatcher.parseError(decoded.parseError);
+      else if ("tooDeep" in decoded) dispatcher.tooDeep(decoded.id);
+      else if ("value" in decoded) dispatcher.frame(decoded.value);
+    },
+    oversize: () => writer.error(null, RpcCode.InvalidRequest, "Frame exceeds 16 MiB"),
+    // Backpressure: a host that stops reading stdout stops being read.
+    blocked: () => {
+      if (stdout.writableLength <= MAX_PENDING_OUTPUT_BYTES) return false;
+      stdin.pause();
+      return true;
+    },
+    ended: () => {
+      channel.close(); // the host can answer nothing any more
+      stopper.begin("stdin closed");
+    },
+  });
+  stdout.on("drain", () => {
+    splitter.resume();
+    if (stdout.writableLength <= MAX_PENDING_OUTPUT_BYTES) stdin.resume();
   });
 
   stopper.handleSignals();
-  const stdin = process.stdin;
   stdin.on("data", (chunk: Buffer) => splitter.push(chunk));
-  stdin.on("end", () => {
-    splitter.end();
-    channel.close();
-    stopper.begin("stdin closed");
-  });
+  stdin.on("end", () => splitter.end());
   stdin.on("error", (err) => {
     log(`executa: stdin: ${err.message}`);
     stopper.begin("stdin error");
   });
-  process.stdout.on("error", (err) => {
+  stdout.on("error", (err) => {
     // The host went away: nothing more can be answered.
     log(`executa: stdout: ${err.message}`);
     process.exit(0);

@@ -1,12 +1,15 @@
 /**
- * Stopping: on stdin EOF, `shutdown`, SIGTERM or SIGINT, stop taking requests, let in-flight
- * invokes finish within the grace period, flush stdout, exit 0. A second signal exits at once.
+ * Stopping: on stdin EOF, `shutdown`, SIGTERM, SIGHUP or SIGINT, answer new requests "Shutting
+ * down", let in-flight invokes finish within the grace period, flush stdout, exit 0. A second
+ * signal exits at once.
  */
 
 export const GRACE_MS = 3_000;
+/** How long the exit waits for stdout to take the last frames (a host that stopped reading never does). */
+const FLUSH_MS = 500;
 
 export class Stopper {
-  /** True once stopping began: new requests are no longer taken. */
+  /** True once stopping began: new requests are answered "Shutting down". */
   stopping = false;
   private inFlight = 0;
   private exiting = false;
@@ -20,18 +23,16 @@ export class Stopper {
     return this.inFlight;
   }
 
-  /** Installs the SIGTERM / SIGINT handlers. */
+  /** Installs the SIGTERM / SIGHUP / SIGINT handlers. */
   handleSignals(): void {
     const onSignal = (signal: NodeJS.Signals) => {
       if (this.stopping) {
         this.log(`executa: second ${signal}, exiting now`);
-        this.exit();
-      } else {
-        this.begin(signal);
+        process.exit(0);
       }
+      this.begin(signal);
     };
-    process.on("SIGTERM", onSignal);
-    process.on("SIGINT", onSignal);
+    for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) process.on(signal, onSignal);
   }
 
   started(): void {
@@ -58,13 +59,13 @@ export class Stopper {
     }, this.graceMs);
   }
 
-  /** Flush stdout, then exit 0. */
+  /** Flush stdout (for at most FLUSH_MS), then exit 0. */
   private exit(): void {
     if (this.exiting) return;
     this.exiting = true;
     const stdout = process.stdout;
     if (stdout.writableLength === 0) process.exit(0);
     stdout.once("drain", () => process.exit(0));
-    setTimeout(() => process.exit(0), 1_000).unref();
+    setTimeout(() => process.exit(0), FLUSH_MS).unref();
   }
 }

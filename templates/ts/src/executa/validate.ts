@@ -7,7 +7,7 @@ export interface ArgumentProblem {
 }
 
 /** The JSON type name of a value, as the error messages say it. */
-function jsonType(value: unknown): string {
+export function jsonType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value === "object" ? "object" : typeof value;
@@ -17,22 +17,26 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function hasType(value: unknown, type: string): boolean {
+/** Why a value does not have the manifest type; undefined when it does. */
+function typeProblem(value: unknown, type: string): string | undefined {
+  const expected = () => `expected ${type}, got ${jsonType(value)}`;
   switch (type) {
-    case "string":
-      return typeof value === "string";
     case "integer":
-      return Number.isInteger(value);
+      if (typeof value !== "number") return expected();
+      if (!(Math.abs(value) <= Number.MAX_SAFE_INTEGER)) return `integer out of range (±${Number.MAX_SAFE_INTEGER})`;
+      return Number.isInteger(value) ? undefined : expected();
     case "number":
-      return typeof value === "number";
+      if (typeof value !== "number") return expected();
+      return Number.isFinite(value) ? undefined : "number out of range";
+    case "string":
     case "boolean":
-      return typeof value === "boolean";
+      return typeof value === type ? undefined : expected();
     case "object":
-      return isObject(value);
+      return isObject(value) ? undefined : expected();
     case "array":
-      return Array.isArray(value);
+      return Array.isArray(value) ? undefined : expected();
     default:
-      return true; // a type the runtime does not know: let the tool decide
+      return undefined; // a type the runtime does not know: let the tool decide
   }
 }
 
@@ -61,19 +65,19 @@ export function checkArguments(
     const value = Object.hasOwn(args, p.name) ? args[p.name] : undefined;
     if (value === undefined || value === null) {
       if (p.required !== false) errors.push({ parameter: p.name, message: "required" });
-      else if (Object.hasOwn(p, "default") && p.default !== undefined) out[p.name] = copy(p.default);
+      else if (p.default != null) out[p.name] = copy(p.default);
       continue;
     }
-    if (!hasType(value, p.type)) {
-      errors.push({ parameter: p.name, message: `expected ${p.type}, got ${jsonType(value)}` });
+    const problem = typeProblem(value, p.type);
+    if (problem !== undefined) {
+      errors.push({ parameter: p.name, message: problem });
       continue;
     }
     if (p.type === "array") {
       const itemType = p.items?.type ?? p.items_type ?? "string";
       (value as unknown[]).forEach((item, i) => {
-        if (!hasType(item, itemType)) {
-          errors.push({ parameter: p.name, message: `item ${i}: expected ${itemType}, got ${jsonType(item)}` });
-        }
+        const itemProblem = typeProblem(item, itemType);
+        if (itemProblem !== undefined) errors.push({ parameter: p.name, message: `item ${i}: ${itemProblem}` });
       });
     }
     if (p.enum !== undefined && !p.enum.some((allowed) => sameValue(allowed, value))) {
