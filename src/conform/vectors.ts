@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { checkPattern, checkSendValue } from "./vector-match.js";
 
-export { runVector, type RunVectorOptions, type VectorResult } from "./vector-runner.js";
+export { isShareable, runVector, runVectors, type RunVectorOptions, type VectorResult } from "./vector-runner.js";
 export { mismatch, unorderedMismatch } from "./vector-match.js";
 
 /** The rows of the contract a vector belongs to. */
@@ -65,6 +65,8 @@ export interface Vector {
   ignore_rest?: boolean;
   /** Needs POSIX signals or limits. */
   posix?: boolean;
+  /** Needs a plugin of its own, from the first byte of its stdin (otherwise it may share one with other vectors). */
+  fresh?: boolean;
   /** The 1-based line in the file. */
   line: number;
 }
@@ -82,7 +84,7 @@ const STEP_KEYS: Record<string, readonly string[]> = {
   resume_stdout: [],
   expect_exit: [],
 };
-const VECTOR_KEYS = ["id", "row", "title", "tools", "steps", "env", "capabilities", "host", "tmpdir", "file_size_limit", "ignore_rest", "posix"];
+const VECTOR_KEYS = ["id", "row", "title", "tools", "steps", "env", "capabilities", "host", "tmpdir", "file_size_limit", "ignore_rest", "posix", "fresh"];
 
 export class VectorFileError extends Error {}
 
@@ -168,7 +170,7 @@ function checkVector(v: Record<string, unknown>, knownTools: readonly string[]):
   }
   if (v.tmpdir !== undefined) need(v.tmpdir === "relative" || v.tmpdir === "unwritable", 'tmpdir is "relative" or "unwritable"');
   if (v.file_size_limit !== undefined) need(isCount(v.file_size_limit) && v.posix === true, "file_size_limit is a byte count, and needs posix: true");
-  for (const flag of ["ignore_rest", "posix"]) if (v[flag] !== undefined) need(typeof v[flag] === "boolean", `${flag} is true or false`);
+  for (const flag of ["ignore_rest", "posix", "fresh"]) if (v[flag] !== undefined) need(typeof v[flag] === "boolean", `${flag} is true or false`);
   return problems;
 }
 

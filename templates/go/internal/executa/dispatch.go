@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -29,60 +31,71 @@ type server struct {
 	next func()
 }
 
-// frame is one decoded frame; a field is nil when its key is absent (and "null" when null).
-type frame struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+// fields is a decoded JSON object: member names are matched exactly (encoding/json matches
+// struct fields case-insensitively, so the protocol's objects are never decoded into structs).
+type fields map[string]json.RawMessage
+
+// decodeObject decodes a JSON object; ok is false for anything else.
+func decodeObject(raw json.RawMessage) (fields, bool) {
+	var f fields
+	if jsonType(raw) != "object" || json.Unmarshal(raw, &f) != nil {
+		return nil, false
+	}
+	return f, true
 }
+
+const badID = "Invalid Request: id must be a string, an integer within ±(2^53−1), or null"
 
 // line handles one line of input.
 func (s *server) line(b []byte) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
+	if len(bytes.Trim(b, " \t\r\n")) == 0 {
 		return
 	}
 	if !utf8.Valid(b) {
 		s.writer.error(nullID, CodeParseError, "Parse error: frame is not valid UTF-8", nil)
 		return
 	}
-	var f frame
-	if err := json.Unmarshal(b, &f); err != nil {
-		var syntax *json.SyntaxError
-		switch {
-		case errors.As(err, &syntax) || !json.Valid(b):
+	if nestsTooDeep(b) {
+		valid, idText := scanDeep(b)
+		if !valid {
+			s.writer.error(nullID, CodeParseError, fmt.Sprintf("Parse error: not valid JSON (and nested deeper than %d levels)", maxDepth), nil)
+			return
+		}
+		id := nullID
+		if idText != nil {
+			id, _ = requestID(idText)
+		}
+		s.writer.error(id, CodeInvalidParams, fmt.Sprintf("Invalid params: JSON nests deeper than %d levels", maxDepth), nil)
+		return
+	}
+	var f fields
+	if err := json.Unmarshal(b, &f); err != nil || f == nil {
+		if !json.Valid(b) {
 			s.writer.error(nullID, CodeParseError, "Parse error: "+err.Error(), nil)
-		case b[0] == '[':
-			s.writer.error(nullID, CodeInvalidRequest, "Invalid Request: batches are not supported", nil)
-		default:
-			s.writer.error(nullID, CodeInvalidRequest, "Invalid Request: expected an object, got "+jsonType(b), nil)
+		} else {
+			s.writer.error(nullID, CodeInvalidRequest, "Invalid Request: expected a JSON object, got "+jsonType(bytes.TrimLeft(b, " \t\r\n")), nil)
 		}
 		return
 	}
-	s.frame(&f)
+	s.frame(f)
 }
 
-func validID(id json.RawMessage) bool {
-	switch jsonType(id) {
-	case "string", "number", "null":
-		return true
+func (s *server) frame(f fields) {
+	rawIDValue, hasID := f["id"]
+	id, idOK := nullID, false
+	if hasID {
+		id, idOK = requestID(rawIDValue)
 	}
-	return false
-}
-
-func (s *server) frame(f *frame) {
-	hasID := f.ID != nil
-	id := nullID
-	if hasID && validID(f.ID) {
-		id = rawID(f.ID)
-	}
-	if f.Method == nil {
-		if hasID && (f.Result != nil || f.Error != nil) {
-			s.channel.settle(f.ID, f.Result, f.Error)
-		} else {
+	methodRaw, hasMethod := f["method"]
+	if !hasMethod {
+		_, hasResult := f["result"]
+		errorRaw, hasError := f["error"]
+		switch {
+		case hasID && hasError:
+			s.channel.settle(rawIDValue, nil, errorRaw, true)
+		case hasID && hasResult:
+			s.channel.settle(rawIDValue, f["result"], nil, false)
+		default:
 			s.writer.error(id, CodeInvalidRequest, "Invalid Request: no 'method'", nil)
 		}
 		return
@@ -90,20 +103,18 @@ func (s *server) frame(f *frame) {
 	if !hasID {
 		return // a notification: never answered
 	}
-	if s.stopper.isStopping() {
-		s.log("executa: stopping; request %s not taken", f.ID)
-		return
-	}
 	var method string
 	switch {
-	case !validID(f.ID):
-		s.writer.error(nullID, CodeInvalidRequest, "Invalid Request: 'id' must be a string, a number or null", nil)
-	case !isVersion2(f.JSONRPC):
+	case !idOK:
+		s.writer.error(nullID, CodeInvalidRequest, badID, nil)
+	case !isVersion2(f["jsonrpc"]):
 		s.writer.error(id, CodeInvalidRequest, `Invalid Request: 'jsonrpc' must be "2.0"`, nil)
-	case jsonType(f.Method) != "string" || json.Unmarshal(f.Method, &method) != nil:
+	case jsonType(methodRaw) != "string" || json.Unmarshal(methodRaw, &method) != nil:
 		s.writer.error(id, CodeInvalidRequest, "Invalid Request: 'method' must be a string", nil)
+	case s.stopper.isStopping():
+		s.writer.error(id, CodeShuttingDown, "Shutting down", nil)
 	default:
-		s.method(id, method, f.Params)
+		s.method(id, method, f["params"])
 	}
 }
 
@@ -157,11 +168,10 @@ type initializeResult struct {
 }
 
 func (s *server) initialize(params json.RawMessage) initializeResult {
-	var p struct {
-		ProtocolVersion any `json:"protocolVersion"`
+	var asked string
+	if p, ok := decodeObject(params); ok && jsonType(p["protocolVersion"]) == "string" {
+		_ = json.Unmarshal(p["protocolVersion"], &asked)
 	}
-	_ = json.Unmarshal(params, &p)
-	asked, _ := p.ProtocolVersion.(string)
 	v2 := asked == "2.0" || strings.HasPrefix(asked, "2.")
 	s.channel.v2.Store(v2)
 	version := "1.1"
@@ -175,25 +185,13 @@ func (s *server) initialize(params json.RawMessage) initializeResult {
 	}
 }
 
-// invokeParams are the params of an invoke; raw fields are checked by hand.
-type invokeParams struct {
-	Tool      json.RawMessage `json:"tool"`
-	Arguments json.RawMessage `json:"arguments"`
-	Context   json.RawMessage `json:"context"`
-	InvokeID  json.RawMessage `json:"invoke_id"`
-}
-
-type invokeContext struct {
-	Credentials map[string]json.RawMessage `json:"credentials"`
-	InvokeID    json.RawMessage            `json:"invoke_id"`
-	DeadlineMs  json.RawMessage            `json:"deadline_ms"`
-}
+// latestDeadlineMs is the latest deadline a host can give: the end of JavaScript's Date range.
+const latestDeadlineMs = 8.64e15
 
 func (s *server) invoke(id rawID, params json.RawMessage) {
-	var p invokeParams
+	p, ok := decodeObject(params)
 	var name string
-	if jsonType(params) != "object" || json.Unmarshal(params, &p) != nil ||
-		jsonType(p.Tool) != "string" || json.Unmarshal(p.Tool, &name) != nil {
+	if !ok || jsonType(p["tool"]) != "string" || json.Unmarshal(p["tool"], &name) != nil {
 		s.writer.error(id, CodeInvalidParams, "Missing 'tool' in params", nil)
 		return
 	}
@@ -202,8 +200,8 @@ func (s *server) invoke(id rawID, params json.RawMessage) {
 		s.writer.error(id, CodeMethodNotFound, "Unknown tool: "+name, map[string]any{"available_tools": s.manifest.toolNames})
 		return
 	}
-	args := p.Arguments
-	if args == nil {
+	args, given := p["arguments"]
+	if !given {
 		args = json.RawMessage("{}")
 	}
 	if jsonType(args) != "object" {
@@ -222,41 +220,50 @@ func (s *server) invoke(id rawID, params json.RawMessage) {
 		return
 	}
 	if !s.stopper.start() {
-		s.log("executa: stopping; request %s not taken", id)
+		s.writer.error(id, CodeShuttingDown, "Shutting down", nil)
 		return
 	}
-	inv := s.invocation(t, &p)
+	inv := s.invocation(t, p)
 	s.next = func() { s.run(id, inv, handler, checked) }
 }
 
-// invocation builds the tool's view of the invoke from params.context.
-func (s *server) invocation(t *tool, p *invokeParams) *Invocation {
-	var c invokeContext
-	if jsonType(p.Context) == "object" {
-		_ = json.Unmarshal(p.Context, &c)
-	}
-	inv := &Invocation{Tool: t.Name, errOut: s.errOut}
-	invokeID := c.InvokeID
-	if invokeID == nil || string(invokeID) == "null" {
-		invokeID = p.InvokeID
-	}
-	switch jsonType(invokeID) {
+// invokeIDText is an invoke id as a string: a string as is, a finite number in its shortest
+// JSON form; ok is false (absent) for anything else.
+func invokeIDText(raw json.RawMessage) (string, bool) {
+	switch jsonType(raw) {
 	case "string":
-		_ = json.Unmarshal(invokeID, &inv.InvokeID)
+		var id string
+		return id, json.Unmarshal(raw, &id) == nil
 	case "number":
-		inv.InvokeID = string(invokeID)
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil {
+			return "", false
+		}
+		return shortestJSON(f), true
 	}
-	var deadlineMs float64
-	if jsonType(c.DeadlineMs) == "number" && json.Unmarshal(c.DeadlineMs, &deadlineMs) == nil {
-		inv.Deadline = time.UnixMilli(int64(deadlineMs))
+	return "", false
+}
+
+// invocation builds the tool's view of the invoke from params.context.
+func (s *server) invocation(t *tool, p fields) *Invocation {
+	c, _ := decodeObject(p["context"])
+	inv := &Invocation{Tool: t.Name, errOut: s.errOut}
+	var ok bool
+	if inv.InvokeID, ok = invokeIDText(c["invoke_id"]); !ok {
+		inv.InvokeID, _ = invokeIDText(p["invoke_id"]) // the legacy place
+	}
+	deadlineMs, err := strconv.ParseFloat(string(c["deadline_ms"]), 64)
+	if jsonType(c["deadline_ms"]) == "number" && err == nil {
+		inv.Deadline = time.UnixMilli(int64(math.Min(math.Max(deadlineMs, 0), latestDeadlineMs)))
 	} else {
 		inv.Deadline = time.Now().Add(time.Duration(t.timeoutSeconds() * float64(time.Second)))
 	}
-	for k, v := range c.Credentials {
+	credentials, _ := decodeObject(c["credentials"])
+	for k, v := range credentials {
 		var value string
 		if jsonType(v) == "string" && json.Unmarshal(v, &value) == nil {
 			if inv.Credentials == nil {
-				inv.Credentials = make(map[string]string, len(c.Credentials))
+				inv.Credentials = make(map[string]string, len(credentials))
 			}
 			inv.Credentials[k] = value
 		}
@@ -286,15 +293,21 @@ func (s *server) run(id rawID, inv *Invocation, handler Handler, args json.RawMe
 	defer cancel()
 	data, err := call(ctx, handler, args)
 	elapsed := time.Since(start).Milliseconds()
+	s.stopper.answering()
 	var tErr *ToolError
 	var hErr *HostError
 	var p *panicError
 	switch {
 	case err == nil:
 		encoded, mErr := json.Marshal(data)
-		if mErr != nil {
-			s.log("executa: tool '%s' returned a value that is not serialisable as JSON: %v", inv.Tool, mErr)
-			s.writer.error(id, CodeInternalError, "Result is not serialisable as JSON; see the plugin's stderr", nil)
+		var unsupported *json.UnsupportedValueError
+		switch {
+		case errors.As(mErr, &unsupported) && (unsupported.Str == "NaN" || strings.HasSuffix(unsupported.Str, "Inf")):
+			s.writer.error(id, CodeInternalError, fmt.Sprintf("Tool '%s' returned a value that is not valid JSON (NaN or Infinity)", inv.Tool), nil)
+			return
+		case mErr != nil:
+			s.log("executa: tool '%s' returned a value that is not valid JSON: %v", inv.Tool, mErr)
+			s.writer.error(id, CodeInternalError, fmt.Sprintf("Tool '%s' returned a value that is not valid JSON; see the plugin's stderr", inv.Tool), nil)
 			return
 		}
 		s.writer.result(id, succeeded{Success: true, Data: encoded, DurationMs: elapsed})

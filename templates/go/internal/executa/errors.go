@@ -61,6 +61,8 @@ const (
 	CodeMethodNotFound = -32601
 	CodeInvalidParams  = -32602
 	CodeInternalError  = -32603
+	// CodeShuttingDown answers a request that arrives while the plugin is stopping.
+	CodeShuttingDown = -32000
 )
 
 // Reverse-RPC error codes: the ones the runtime raises locally, and the ones a tool

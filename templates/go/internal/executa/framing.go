@@ -2,34 +2,55 @@ package executa
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
 
-// MaxFrameBytes is the longest frame, in bytes without its newline (16 MiB).
+// MaxFrameBytes is the longest frame, in bytes without its line ending (16 MiB).
 const MaxFrameBytes = 16 * 1024 * 1024
+
+var bom = []byte{0xef, 0xbb, 0xbf}
 
 // frameReader splits a byte stream into lines. It reads with a bufio.Reader (a
 // bufio.Scanner would stop at its token limit), keeps at most MaxFrameBytes of one line,
-// and discards a longer line up to its newline.
+// and discards a longer line up to its newline. A BOM at the very start is dropped.
 type frameReader struct {
-	r   *bufio.Reader
-	max int
-	buf []byte
+	r     *bufio.Reader
+	max   int
+	buf   []byte
+	first bool
 }
 
 func newFrameReader(r io.Reader, max int) *frameReader {
-	return &frameReader{r: bufio.NewReaderSize(r, 64*1024), max: max}
+	return &frameReader{r: bufio.NewReaderSize(r, 64*1024), max: max, first: true}
 }
 
-// next returns the next line without its newline; it is valid until the next call.
-// oversize reports a line longer than the limit, which was discarded. At the end of the
-// input a last line without a newline still counts; then err is io.EOF (or the read error).
+// next returns the next line without its line ending (`\n` or `\r\n`); it is valid until
+// the next call. oversize reports a line longer than the limit, which was discarded. At
+// the end of the input a last line without a newline still counts; then err is io.EOF
+// (or the read error).
 func (fr *frameReader) next() (line []byte, oversize bool, err error) {
+	line, oversize, err = fr.read()
+	if fr.first && (line != nil || oversize) {
+		fr.first = false
+		line = bytes.TrimPrefix(line, bom)
+	}
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1] // part of the line ending, not of the frame
+	}
+	if len(line) > fr.max {
+		return nil, true, nil
+	}
+	return line, oversize, err
+}
+
+func (fr *frameReader) read() (line []byte, oversize bool, err error) {
 	if cap(fr.buf) > 1024*1024 {
 		fr.buf = nil // do not keep a big frame's memory around
 	}
 	fr.buf = fr.buf[:0]
+	limit := fr.max + 1 // the frame and a '\r'
 	discarding := false
 	for {
 		chunk, err := fr.r.ReadSlice('\n')
@@ -39,7 +60,7 @@ func (fr *frameReader) next() (line []byte, oversize bool, err error) {
 		}
 		if !discarding {
 			switch {
-			case len(fr.buf)+len(chunk) > fr.max:
+			case len(fr.buf)+len(chunk) > limit:
 				discarding = true
 				fr.buf = fr.buf[:0]
 			case complete && len(fr.buf) == 0:

@@ -73,7 +73,7 @@ func newChannel(m *manifest, w *frameWriter, log func(string, ...any)) *channel 
 }
 
 // settle routes a response frame from the host to the request waiting for it.
-func (c *channel) settle(id json.RawMessage, result json.RawMessage, rpcErr json.RawMessage) {
+func (c *channel) settle(id json.RawMessage, result json.RawMessage, rpcErr json.RawMessage, isError bool) {
 	var key string
 	if jsonType(id) == "string" {
 		_ = json.Unmarshal(id, &key)
@@ -86,22 +86,18 @@ func (c *channel) settle(id json.RawMessage, result json.RawMessage, rpcErr json
 		c.log("executa: response for unknown request id %s ignored", id)
 		return
 	}
-	if rpcErr == nil {
+	if !isError {
 		wait <- reply{result: result}
 		return
 	}
-	var e struct {
-		Code    *int            `json:"code"`
-		Message *string         `json:"message"`
-		Data    json.RawMessage `json:"data"`
+	e, _ := decodeObject(rpcErr)
+	he := &HostError{Code: CodeInternalError, Message: "the host answered with an error", Data: e["data"]}
+	var code int
+	if jsonType(e["code"]) == "number" && json.Unmarshal(e["code"], &code) == nil {
+		he.Code = code
 	}
-	_ = json.Unmarshal(rpcErr, &e)
-	he := &HostError{Code: CodeInternalError, Message: "the host answered with an error", Data: e.Data}
-	if e.Code != nil {
-		he.Code = *e.Code
-	}
-	if e.Message != nil {
-		he.Message = *e.Message
+	if jsonType(e["message"]) == "string" {
+		_ = json.Unmarshal(e["message"], &he.Message)
 	}
 	wait <- reply{err: he}
 }

@@ -54,7 +54,8 @@ func (p *parameter) itemType() string {
 	return "string"
 }
 
-// capabilityKeys maps manifest host_capabilities to initialize client_capabilities.
+// capabilityKeys maps manifest host_capabilities to initialize client_capabilities (the same
+// table as create-executa's protocol/capabilities.ts).
 var capabilityKeys = map[string]struct {
 	key   string
 	value map[string]any
@@ -63,6 +64,9 @@ var capabilityKeys = map[string]struct {
 	"llm.agent.auto": {"agent", map[string]any{"submodes": []string{"auto"}}},
 	"aps.kv":         {"storage", map[string]any{"kv": true}},
 	"aps.files":      {"storage", map[string]any{"files": true}},
+	"storage.user":   {"storage", map[string]any{"kv": true}},
+	"storage.app":    {"storage", map[string]any{"kv": true}},
+	"storage.tool":   {"storage", map[string]any{"kv": true}},
 	"host.upload":    {"upload", map[string]any{}},
 	"llm.image":      {"image", map[string]any{}},
 	"llm.image.edit": {"image.edit", map[string]any{}},

@@ -9,11 +9,11 @@ import (
 )
 
 // Run serves the manifest's tools over stdin/stdout until stdin closes, the host sends
-// shutdown, or SIGTERM / SIGINT arrives; then it lets in-flight invokes finish (within
-// Grace) and returns the exit code: 0, or 1 when the manifest cannot be read.
+// shutdown, or SIGTERM / SIGHUP / SIGINT arrives; then it lets in-flight invokes finish
+// (within Grace) and returns the exit code: 0, or 1 when the manifest cannot be read.
 //
-// Before anything runs, os.Stdout is pointed at stderr: the protocol keeps the real stdout
-// for itself, and a tool's fmt.Println goes to the log.
+// Before any code of package main runs, descriptor 1 is pointed at stderr (see stdio.go):
+// the protocol keeps the real stdout for itself, and a tool's fmt.Println goes to the log.
 func Run(manifestJSON []byte, bindings Bindings) int {
 	out := protectStdout()
 	log := logger(os.Stderr)
@@ -68,7 +68,7 @@ func Serve(ctx context.Context, manifestJSON []byte, bindings Bindings, in io.Re
 		stopper.stop("signal")
 	}
 	stopper.drain(Grace, log)
-	writer.close()
+	writer.close() // never waits for a write blocked by a host that stopped reading
 	return nil
 }
 
@@ -83,6 +83,7 @@ const handOver = time.Millisecond
 // close to a plain read-answer loop.
 func (s *server) read(reader *frameReader, eof chan struct{}) {
 	for {
+		s.writer.waitForRoom() // backpressure: a host that stops reading stdout stops being read
 		line, oversize, err := reader.next()
 		switch {
 		case oversize:

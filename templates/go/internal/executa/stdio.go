@@ -7,13 +7,15 @@ import (
 	"sync"
 )
 
-// protectStdout keeps the real stdout for the protocol and points os.Stdout at stderr, so
-// that fmt.Println and anything else that writes to os.Stdout from now on lands in the log,
-// never in the protocol stream.
+// protocolOut is the real stdout, kept for the protocol. This package's init points
+// descriptor 1 at stderr before any code of package main runs, so package-level copies of
+// os.Stdout, prints in init functions and syscall.Write(1, …) all land in the log, never in
+// the protocol stream.
+var protocolOut = redirectStdout()
+
+// protectStdout returns the protocol's stdout; os.Stdout (and fmt.Println) now mean stderr.
 func protectStdout() *os.File {
-	real := os.Stdout
-	os.Stdout = os.Stderr
-	return real
+	return protocolOut
 }
 
 // logger returns a log function that writes one line per call to errOut.

@@ -6,17 +6,19 @@ import (
 )
 
 // Grace is how long in-flight invokes may still run once the plugin stops (on stdin EOF,
-// shutdown, SIGTERM or SIGINT); their answers are still written.
+// shutdown, SIGTERM, SIGHUP or SIGINT); their answers are still written, and requests that
+// arrive meanwhile are answered "Shutting down".
 const Grace = 3 * time.Second
 
 // stopper counts the invokes in flight and knows when stopping began.
 type stopper struct {
-	mu       sync.Mutex
-	stopping bool
-	running  int
-	reason   string
-	stopped  chan struct{} // closed when stopping begins
-	drained  chan struct{} // closed when stopping and no invoke is running
+	mu         sync.Mutex
+	stopping   bool
+	running    int // invokes not answered yet (health's in_flight)
+	unfinished int // invokes whose goroutine is still at work
+	reason     string
+	stopped    chan struct{} // closed when stopping begins
+	drained    chan struct{} // closed when stopping and no invoke is at work
 }
 
 func newStopper() *stopper {
@@ -31,20 +33,28 @@ func (s *stopper) start() bool {
 		return false
 	}
 	s.running++
+	s.unfinished++
 	return true
 }
 
-// done counts one invoke less.
-func (s *stopper) done() {
+// answering: the invoke's answer is about to be written, it no longer counts as in flight.
+func (s *stopper) answering() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.running--
-	if s.stopping && s.running == 0 {
+}
+
+// done: the invoke's answer is written (or could not be).
+func (s *stopper) done() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.unfinished--
+	if s.stopping && s.unfinished == 0 {
 		close(s.drained)
 	}
 }
 
-// inFlight is the number of invokes running.
+// inFlight is the number of invokes not answered yet.
 func (s *stopper) inFlight() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -67,13 +77,13 @@ func (s *stopper) stop(reason string) {
 	s.stopping = true
 	s.reason = reason
 	close(s.stopped)
-	if s.running == 0 {
+	if s.unfinished == 0 {
 		close(s.drained)
 	}
 }
 
-// drain waits until the running invokes are done or the grace period is over; false when
-// invokes were still running at the end.
+// drain waits until the invokes at work are done or the grace period is over; false when
+// invokes were still at work at the end.
 func (s *stopper) drain(grace time.Duration, log func(string, ...any)) bool {
 	select {
 	case <-s.drained:
@@ -81,7 +91,7 @@ func (s *stopper) drain(grace time.Duration, log func(string, ...any)) bool {
 	default:
 	}
 	s.mu.Lock()
-	log("executa: %s: waiting up to %v for %d invoke(s)", s.reason, grace, s.running)
+	log("executa: %s: waiting up to %v for %d invoke(s)", s.reason, grace, s.unfinished)
 	s.mu.Unlock()
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
@@ -89,7 +99,9 @@ func (s *stopper) drain(grace time.Duration, log func(string, ...any)) bool {
 	case <-s.drained:
 		return true
 	case <-timer.C:
-		log("executa: grace period over with %d invoke(s) unanswered", s.inFlight())
+		s.mu.Lock()
+		log("executa: grace period over with %d invoke(s) unanswered", s.unfinished)
+		s.mu.Unlock()
 		return false
 	}
 }

@@ -3,6 +3,7 @@ package executa
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -45,9 +46,9 @@ func checkArguments(t *tool, raw json.RawMessage) (json.RawMessage, []ArgumentPr
 			}
 			continue
 		}
-		checked, ok := ofType(value, p.Type)
-		if !ok {
-			problems = append(problems, ArgumentProblem{p.Name, "expected " + p.Type + ", got " + jsonType(value)})
+		checked, problem := typeProblem(value, p.Type)
+		if problem != "" {
+			problems = append(problems, ArgumentProblem{p.Name, problem})
 			continue
 		}
 		if p.Type == "array" {
@@ -127,9 +128,9 @@ func checkItems(p *parameter, value []byte) ([]byte, []ArgumentProblem) {
 	var problems []ArgumentProblem
 	rewritten := false
 	for i, item := range items {
-		checked, ok := ofType(item, itemType)
-		if !ok {
-			problems = append(problems, ArgumentProblem{p.Name, "item " + strconv.Itoa(i) + ": expected " + itemType + ", got " + jsonType(item)})
+		checked, problem := typeProblem(item, itemType)
+		if problem != "" {
+			problems = append(problems, ArgumentProblem{p.Name, "item " + strconv.Itoa(i) + ": " + problem})
 			continue
 		}
 		if !bytes.Equal(checked, item) {
@@ -164,31 +165,43 @@ func jsonType(v []byte) string {
 	}
 }
 
-// ofType reports whether the value has the manifest type. An integer written with a
-// fraction or an exponent (1.0, 1e3) is returned rewritten as a plain integer, so that it
-// decodes into a Go int.
-func ofType(v []byte, typ string) ([]byte, bool) {
+// rangeProblem is the message for an integer beyond what every language holds exactly.
+var rangeProblem = fmt.Sprintf("integer out of range (±%d)", maxSafeInteger)
+
+// typeProblem says why a value does not have the manifest type ("" when it does). An integer
+// written with a fraction or an exponent (1.0, 1e3) is returned rewritten as a plain integer,
+// so that it decodes into a Go int.
+func typeProblem(v []byte, typ string) ([]byte, string) {
 	kind := jsonType(v)
+	expected := "expected " + typ + ", got " + kind
 	switch typ {
 	case "string", "object", "array", "boolean":
-		return v, kind == typ
+		if kind != typ {
+			return v, expected
+		}
 	case "number":
-		return v, kind == "number"
+		if kind != "number" {
+			return v, expected
+		}
+		if f, err := strconv.ParseFloat(string(v), 64); err != nil || math.IsInf(f, 0) {
+			return v, "number out of range"
+		}
 	case "integer":
 		if kind != "number" {
-			return v, false
+			return v, expected
 		}
-		if bytes.IndexAny(v, ".eE") < 0 {
-			return v, true
+		if n, ok := safeInteger(v); ok {
+			if bytes.IndexAny(v, ".eE") < 0 {
+				return v, ""
+			}
+			return strconv.AppendInt(nil, n, 10), ""
 		}
-		f, err := strconv.ParseFloat(string(v), 64)
-		if err != nil || math.IsInf(f, 0) || f != math.Trunc(f) {
-			return v, false
+		if f, err := strconv.ParseFloat(string(v), 64); err == nil && f == math.Trunc(f) || math.Abs(f) > maxSafeInteger {
+			return v, rangeProblem
 		}
-		return strconv.AppendFloat(nil, f, 'f', -1, 64), true
-	default:
-		return v, true // a type the runtime does not know: the tool decides
+		return v, expected
 	}
+	return v, "" // a type the runtime does not know: the tool decides
 }
 
 func inEnum(p *parameter, value []byte) bool {

@@ -7,11 +7,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // FileTransportThreshold is the largest response frame sent inline (512 KiB); a larger
 // one goes by file transport.
 const FileTransportThreshold = 512 * 1024
+
+// maxPendingOutput is how many bytes of answers may wait to be written before the runtime
+// stops taking frames from stdin (a host that stops reading stdout stops being read).
+const maxPendingOutput = 4 * 1024 * 1024
 
 // frameWriter is the one writer of the protocol stream: one whole frame per line, each
 // written with a single Write (and flushed when the writer buffers), serialised by a mutex.
@@ -19,13 +24,28 @@ type frameWriter struct {
 	mu     sync.Mutex
 	out    io.Writer
 	log    func(format string, args ...any)
-	closed bool
-	broken func() // called once when a write fails: the host went away
+	closed atomic.Bool // set when the runtime stops: later frames are dropped
+	broken func()      // called once when a write fails: the host went away
 	failed bool
+
+	pendingMu sync.Mutex
+	pending   int        // bytes of frames waiting for mu or being written
+	room      *sync.Cond // signalled when pending goes down
 }
 
 func newFrameWriter(out io.Writer, log func(string, ...any), broken func()) *frameWriter {
-	return &frameWriter{out: out, log: log, broken: broken}
+	w := &frameWriter{out: out, log: log, broken: broken}
+	w.room = sync.NewCond(&w.pendingMu)
+	return w
+}
+
+// waitForRoom blocks while more than maxPendingOutput bytes wait to be written.
+func (w *frameWriter) waitForRoom() {
+	w.pendingMu.Lock()
+	for w.pending > maxPendingOutput && !w.closed.Load() {
+		w.room.Wait()
+	}
+	w.pendingMu.Unlock()
 }
 
 // rawID is a request id as it arrived (a JSON string, number or null), echoed byte for byte.
@@ -100,6 +120,10 @@ func (w *frameWriter) response(id rawID, frame []byte) {
 			p, _ := json.Marshal(path)
 			b = append(b, p...)
 			frame = append(b, '}')
+		} else if len(frame) > MaxFrameBytes {
+			w.log("executa: the response to %s is %d bytes, over the 16 MiB frame limit", id, len(frame))
+			w.error(id, CodeInternalError, "Response exceeds 16 MiB and could not go by file transport; see the plugin's stderr", nil)
+			return
 		}
 	}
 	w.write(frame)
@@ -135,9 +159,18 @@ type flusher interface{ Flush() error }
 // write sends one frame and its newline with a single Write, then flushes.
 func (w *frameWriter) write(frame []byte) {
 	frame = append(frame, '\n')
+	w.pendingMu.Lock()
+	w.pending += len(frame)
+	w.pendingMu.Unlock()
+	defer func() {
+		w.pendingMu.Lock()
+		w.pending -= len(frame)
+		w.room.Broadcast()
+		w.pendingMu.Unlock()
+	}()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.closed || w.failed {
+	if w.closed.Load() || w.failed {
 		return
 	}
 	_, err := w.out.Write(frame)
@@ -153,9 +186,11 @@ func (w *frameWriter) write(frame []byte) {
 	}
 }
 
-// close drops every later frame: the runtime has stopped.
+// close drops every later frame: the runtime has stopped. It never waits for a write in
+// progress (a host that stopped reading would hold it forever).
 func (w *frameWriter) close() {
-	w.mu.Lock()
-	w.closed = true
-	w.mu.Unlock()
+	w.closed.Store(true)
+	w.pendingMu.Lock()
+	w.room.Broadcast()
+	w.pendingMu.Unlock()
 }

@@ -8,6 +8,46 @@ import sys
 import time
 
 DEFAULT_TIMEOUT_S = 60
+# The latest deadline a host can give: the end of JavaScript's Date range.
+LATEST_DEADLINE_MS = 8.64e15
+_MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def _shortest_json(value: float) -> str:
+    """A finite number as JavaScript writes it (Number::toString): the shortest digits that round-trip."""
+    if value == 0:
+        return "0"
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    point = len(whole) + int(exponent or 0) - (len(whole + fraction) - len((whole + fraction).lstrip("0")))
+    digits = digits.rstrip("0")
+    k, n = len(digits), point
+    sign = "-" if value < 0 else ""
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    e = n - 1
+    head = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{sign}{head}e{'+' if e >= 0 else '-'}{abs(e)}"
+
+
+def _invoke_id_text(value):
+    """A string as is, a finite number in its shortest JSON form; None (absent) for anything else."""
+    if type(value) is str:
+        return value
+    if type(value) is int and -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER:
+        return str(value)
+    if type(value) in (int, float):
+        try:
+            number = float(value)
+        except OverflowError:
+            return None
+        return _shortest_json(number) if number - number == 0 else None  # not NaN or Infinity
+    return None
 
 
 class ToolContext:
@@ -32,21 +72,19 @@ class ToolContext:
         context = params.get("context")
         if not isinstance(context, dict):
             context = {}
-        invoke_id = context.get("invoke_id")
+        invoke_id = _invoke_id_text(context.get("invoke_id"))
         if invoke_id is None:
-            invoke_id = params.get("invoke_id")  # the legacy place
-        if isinstance(invoke_id, bool) or not isinstance(invoke_id, (str, int, float)):
-            invoke_id = ""
-        elif isinstance(invoke_id, float) and invoke_id.is_integer():
-            invoke_id = int(invoke_id)  # 7.0 is "7", as in every template
+            invoke_id = _invoke_id_text(params.get("invoke_id"))  # the legacy place
         deadline_ms = context.get("deadline_ms")
-        if isinstance(deadline_ms, bool) or not isinstance(deadline_ms, (int, float)):
+        if type(deadline_ms) in (int, float) and deadline_ms - deadline_ms == 0:
+            deadline_ms = min(max(deadline_ms, 0), LATEST_DEADLINE_MS)
+        else:
             timeout = tool.get("timeout")
-            if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            if type(timeout) not in (int, float) or not timeout > 0:
                 timeout = DEFAULT_TIMEOUT_S
             deadline_ms = time.time() * 1000 + timeout * 1000
         credentials = context.get("credentials")
-        return cls(tool["name"], str(invoke_id), deadline_ms, credentials if isinstance(credentials, dict) else {}, channel)
+        return cls(tool["name"], invoke_id or "", deadline_ms, credentials if type(credentials) is dict else {}, channel)
 
     def credential(self, name: str) -> str | None:
         """``context.credentials[name]``, else the environment variable ``name``, else None (empty counts as absent)."""

@@ -4,22 +4,39 @@ import json
 import time
 
 from .context import ToolContext
-from .errors import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, HostError, ToolError
+from .deep import MAX_DEPTH
+from .errors import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    SHUTTING_DOWN,
+    HostError,
+    ToolError,
+)
 from .validate import check_arguments, json_type
+from .writer import NotJson, to_json_bytes
 
-# manifest host_capabilities -> initialize client_capabilities
+# manifest host_capabilities -> initialize client_capabilities (the same table as create-executa's protocol/capabilities.ts)
 CLIENT_CAPABILITIES = {
     "llm.sample": {"sampling": {}},
     "llm.agent.auto": {"agent": {"submodes": ["auto"]}},
     "aps.kv": {"storage": {"kv": True}},
     "aps.files": {"storage": {"files": True}},
+    "storage.user": {"storage": {"kv": True}},
+    "storage.app": {"storage": {"kv": True}},
+    "storage.tool": {"storage": {"kv": True}},
     "host.upload": {"upload": {}},
     "llm.image": {"image": {}},
     "llm.image.edit": {"image.edit": {}},
     "llm.embed": {"embeddings": {}},
 }
 
+MAX_SAFE_INTEGER = 2**53 - 1
+BAD_ID = "Invalid Request: id must be a string, an integer within ±(2^53−1), or null"
 _CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect
+_NO_ID = object()
 
 
 def client_capabilities(host_capabilities) -> dict:
@@ -30,8 +47,16 @@ def client_capabilities(host_capabilities) -> dict:
     return out
 
 
-def _is_id(value) -> bool:
-    return value is None or type(value) is str or ((type(value) is int or type(value) is float))
+def request_id(value):
+    """The id to answer with: a string, an integer within ±(2^53−1) (1.0 is 1) or None; _NO_ID for anything else."""
+    kind = type(value)
+    if value is None or kind is str:
+        return value
+    if kind is int:
+        return value if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER else _NO_ID
+    if kind is float and value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        return int(value)
+    return _NO_ID
 
 
 def _describe_function(fn):
@@ -64,10 +89,10 @@ def _run_coroutine(awaitable):
 
 
 class Dispatcher:
-    def __init__(self, manifest: dict, bindings: dict, writer, channel, stopper, log, execute) -> None:
+    def __init__(self, manifest: dict, bindings: dict, writer, channel, stopper, log, submit) -> None:
         """
         Args:
-            execute: ``execute(job, synchronous)`` runs one invoke's job (on the reading thread or a worker).
+            submit: ``submit(job)`` runs one invoke's job on a worker thread.
         """
         self._manifest = manifest
         self._tools = {t["name"]: t for t in manifest.get("tools") or ()}
@@ -76,7 +101,7 @@ class Dispatcher:
         self._channel = channel
         self._stopper = stopper
         self._log = log
-        self._execute = execute
+        self._submit = submit
         self._loaded: dict = {}
         self._describe_json = None
         for name in bindings:
@@ -84,40 +109,41 @@ class Dispatcher:
                 log(f"executa: binding {json.dumps(name)} is not a tool in manifest.json; run `executa manifest`")
 
     def parse_error(self, message: str) -> None:
-        self._writer.error(None, -32700, message)
+        self._writer.error(None, PARSE_ERROR, message)
+
+    def too_deep(self, id) -> None:
+        """Valid JSON nested too deep to take; ``id`` is its top-level id, if a shallow scan found one."""
+        id = request_id(id)
+        self._writer.error(None if id is _NO_ID else id, INVALID_PARAMS, f"Invalid params: JSON nests deeper than {MAX_DEPTH} levels")
 
     def frame(self, frame) -> None:
         if type(frame) is not dict:
-            what = "batches are not supported" if type(frame) is list else f"expected an object, got {json_type(frame)}"
-            self._writer.error(None, INVALID_REQUEST, f"Invalid Request: {what}")
+            self._writer.error(None, INVALID_REQUEST, f"Invalid Request: expected a JSON object, got {json_type(frame)}")
             return
         has_id = "id" in frame
-        raw_id = frame.get("id")
-        id = raw_id if has_id and _is_id(raw_id) else None
+        id = request_id(frame.get("id"))
+        answer_id = None if id is _NO_ID else id
         if "method" not in frame:
             if has_id and ("result" in frame or "error" in frame):
                 self._channel.settle(frame)
             else:
-                self._writer.error(id, INVALID_REQUEST, "Invalid Request: no 'method'")
+                self._writer.error(answer_id, INVALID_REQUEST, "Invalid Request: no 'method'")
             return
         if not has_id:
             return  # a notification: never answered
-        if self._stopper.stopping:
-            self._log(f"executa: stopping; request {_show(raw_id)} not taken")
-            return
         method = frame["method"]
-        if not _is_id(raw_id) or type(raw_id) is bool:
-            self._writer.error(None, INVALID_REQUEST, "Invalid Request: 'id' must be a string, a number or null")
+        if id is _NO_ID:
+            self._writer.error(None, INVALID_REQUEST, BAD_ID)
         elif frame.get("jsonrpc") != "2.0":
             self._writer.error(id, INVALID_REQUEST, "Invalid Request: 'jsonrpc' must be \"2.0\"")
         elif type(method) is not str:
             self._writer.error(id, INVALID_REQUEST, "Invalid Request: 'method' must be a string")
+        elif self._stopper.stopping:
+            self._writer.error(id, SHUTTING_DOWN, "Shutting down")
         elif method == "invoke":
             self._invoke(id, frame.get("params"))
         elif method == "describe":
             if self._describe_json is None:
-                from .writer import to_json_bytes
-
                 self._describe_json = to_json_bytes(self._manifest)
             self._writer.raw_result(id, self._describe_json)
         elif method == "initialize":
@@ -166,7 +192,7 @@ class Dispatcher:
             if entry is None:
                 return
         self._stopper.started()
-        self._execute(lambda: self._call(id, name, tool, params, args, entry), not entry[2])
+        self._submit(lambda: self._run(id, name, tool, params, args, entry))
 
     def _load(self, id, name):
         binding = self._bindings.get(name)
@@ -185,7 +211,23 @@ class Dispatcher:
         self._loaded[name] = entry
         return entry
 
-    def _call(self, id, name, tool, params, args, entry) -> None:
+    def _run(self, id, name, tool, params, args, entry) -> None:
+        """Runs one invoke on a worker thread and answers it; the in-flight count always goes down."""
+        answered = False
+        try:
+            outcome = self._call(tool, params, args, entry)
+            self._stopper.answering()
+            answered = True
+            self._answer(id, name, *outcome)
+        except BaseException:
+            if not answered:
+                self._stopper.answering()
+            self._fail(id, name, "could not be answered")
+        finally:
+            self._stopper.finished()
+
+    def _call(self, tool, params, args, entry):
+        """(outcome, value, duration_ms): outcome "ok", "tool_error", "host_error" or "raised"."""
         fn, wants_ctx, is_async = entry
         start = time.perf_counter()
         try:
@@ -195,32 +237,35 @@ class Dispatcher:
                 value = fn(**args)
             if is_async or hasattr(type(value), "__await__"):
                 value = _run_coroutine(value)
+            outcome = "ok"
         except ToolError as err:
-            result = {"success": False, "error": str(err), "duration_ms": _ms_since(start)}
+            outcome, value = "tool_error", err
         except HostError as err:
-            error = f"{err.method} failed: [{err.code}] {err.message}"
-            result = {"success": False, "error": error, "duration_ms": _ms_since(start)}
-        except BaseException:
-            import traceback
+            outcome, value = "host_error", err
+        except BaseException as err:
+            outcome, value = "raised", err
+        return outcome, value, int((time.perf_counter() - start) * 1000 + 0.5)
 
-            self._log(f"executa: tool '{name}' raised:\n{traceback.format_exc().rstrip()}")
-            self._writer.error(id, INTERNAL_ERROR, f"Tool '{name}' failed unexpectedly; see the plugin's stderr")
-            self._stopper.finished()
-            return
+    def _answer(self, id, name, outcome, value, duration_ms) -> None:
+        if outcome == "ok":
+            try:
+                self._writer.result(id, {"success": True, "data": value, "duration_ms": duration_ms})
+            except NotJson:
+                self._writer.error(id, INTERNAL_ERROR, f"Tool '{name}' returned a value that is not valid JSON (NaN or Infinity)")
+            except (TypeError, ValueError, RecursionError):
+                self._fail(id, name, "returned a value that is not valid JSON", f"Tool '{name}' returned a value that is not valid JSON; see the plugin's stderr")
+        elif outcome == "raised":
+            self._fail(id, name, "raised", exc=value)
         else:
-            result = {"success": True, "data": value, "duration_ms": _ms_since(start)}
+            error = value.message if outcome == "tool_error" else f"{value.method} failed: [{value.code}] {value.message}"
+            self._writer.result(id, {"success": False, "error": str(error), "duration_ms": duration_ms})
+
+    def _fail(self, id, name, what, message=None, exc=None) -> None:
+        import traceback
+
         try:
-            self._writer.result(id, result)
-        finally:
-            self._stopper.finished()
-
-
-def _ms_since(start: float) -> int:
-    return int((time.perf_counter() - start) * 1000 + 0.5)
-
-
-def _show(id) -> str:
-    try:
-        return json.dumps(id)
-    except (TypeError, ValueError):
-        return repr(id)
+            trace = "".join(traceback.format_exception(exc)) if exc is not None else traceback.format_exc()
+        except BaseException:
+            trace = "(a value that cannot be shown)\n"
+        self._log(f"executa: tool '{name}' {what}:\n{trace.rstrip()}")
+        self._writer.error(id, INTERNAL_ERROR, message or f"Tool '{name}' failed unexpectedly; see the plugin's stderr")

@@ -6,6 +6,7 @@ INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
+SHUTTING_DOWN = -32000  # a request that arrives while the plugin is stopping
 
 # Reverse-RPC codes raised locally.
 SAMPLING_TIMEOUT = -32005

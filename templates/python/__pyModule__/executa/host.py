@@ -56,12 +56,11 @@ def _host_gone(method: str) -> HostError:
 class HostChannel:
     """The plugin's side of reverse RPC: the pending table and the negotiated state."""
 
-    def __init__(self, manifest: dict, writer, log, before_wait=None) -> None:
+    def __init__(self, manifest: dict, writer, log) -> None:
         self.v2 = False  # True once initialize was answered "2.0"
         self._capabilities = frozenset(manifest.get("host_capabilities") or ())
         self._writer = writer
         self._log = log
-        self._before_wait = before_wait  # lets the reading move off a thread that is about to block
         self._pending: dict[str, _Pending] = {}
         self._lock = threading.Lock()
         self._closed = False  # stdin closed: the host can answer nothing any more
@@ -125,8 +124,6 @@ class HostChannel:
             if self._closed:
                 raise _host_gone(method)
             self._pending[id] = entry
-        if self._before_wait is not None:
-            self._before_wait()
         self._writer.request(id, method, params)
         if not entry.done.wait(wait):
             with self._lock:

@@ -1,32 +1,30 @@
 """``run``: wires stdin -> framing -> dispatcher -> writer -> stdout, the threads, and the stop rules.
 
-Threads: one thread at a time reads stdin and dispatches each frame (relay.py). A synchronous
-invoke that arrives while nothing else runs is called on the reading thread itself (no thread hop
-for quick tools); if it is still running after about 5 ms, or it sends a reverse request, another
-thread takes over the reading, so invokes stay concurrent. Every other invoke runs on a thread
-pool (``async def`` tools on their own event loop there). The main thread only waits for
-stopping and handles SIGTERM / SIGINT.
+Threads: one reader thread reads stdin and answers each frame; invokes run on a thread pool
+(``async def`` tools on an event loop of their own there). The main thread waits for the stop
+and handles SIGTERM, SIGHUP and SIGINT.
 """
 
 import json
 import os
 import signal
 import sys
+import threading
 
 from .dispatch import Dispatcher
 from .errors import INVALID_REQUEST
-from .framing import BLANK, OVERSIZE, FrameReader, ParseError, decode_frame
+from .framing import BLANK, OVERSIZE, FrameReader, ParseError, TooDeep, decode_frame
 from .host import HostChannel
-from .relay import Relay
 from .stdio import log, protect_stdout
 from .stopping import Stopper
 from .writer import FrameWriter
 
-MAX_WORKERS = 64
+# Invokes that run at once; more wait for a free thread.
+MAX_WORKERS = 1024
 
 
 def run(manifest: dict | None = None, *, manifest_path: str | None = None, bindings: dict | None = None) -> None:
-    """Serves the manifest's tools over stdio until stdin closes, ``shutdown``, SIGTERM or SIGINT; then exits 0.
+    """Serves the manifest's tools over stdio until stdin closes, ``shutdown`` or a signal; then exits 0.
 
     Args:
         manifest: The describe result (manifest.json) as data; or give ``manifest_path``.
@@ -50,30 +48,28 @@ class _Server:
     def __init__(self, manifest: dict, bindings: dict) -> None:
         self.stopper = Stopper()
         self.writer = FrameWriter(protect_stdout(), log, lambda: self.stopper.begin("stdout closed"))
-        self.relay = Relay(self._read_loop)
-        self.channel = HostChannel(manifest, self.writer, log, before_wait=self.relay.hand_off)
-        self.dispatcher = Dispatcher(manifest, bindings, self.writer, self.channel, self.stopper, log, self._execute)
+        self.channel = HostChannel(manifest, self.writer, log)
+        self.dispatcher = Dispatcher(manifest, bindings, self.writer, self.channel, self.stopper, log, self._submit)
         self.frames = FrameReader(sys.stdin.buffer)
         self._pool = None
 
     def serve(self) -> None:
-        stopper = self.stopper
         self._handle_signals()
-        self.relay.start()
+        threading.Thread(target=self._read, name="executa-reader", daemon=True).start()
         # Short waits, not one long one: Python runs signal handlers on the main thread only, and
         # a lock wait there is not interrupted when the OS delivers the signal to another thread
         # (macOS may; Windows lock waits are never interrupted).
-        while not stopper.stopped.wait(0.2):
+        while not self.stopper.stopped.wait(0.2):
             pass
-        stopper.drain(log)
+        self.stopper.drain(log)
         _exit()
 
-    def _read_loop(self, is_reader) -> None:
-        """Reads and dispatches frames while this thread is the reader. After EOF, shutdown or a
-        signal it keeps reading, so the host's answers still reach the in-flight invokes."""
-        read = self.frames.read
-        dispatcher = self.dispatcher
-        while is_reader():
+    def _read(self) -> None:
+        """Reads and answers frames until EOF. After shutdown or a signal it reads on: the host's
+        answers still reach the in-flight invokes, and new requests are answered "Shutting down"."""
+        read, dispatcher, writer = self.frames.read, self.dispatcher, self.writer
+        while True:
+            writer.wait_for_room()  # backpressure: a host that stops reading stdout stops being read
             try:
                 line = read()
             except (OSError, ValueError) as err:
@@ -83,40 +79,32 @@ class _Server:
                 self.channel.close()
                 self.stopper.begin("stdin closed")
                 return
-            if line is OVERSIZE:
-                self.writer.error(None, INVALID_REQUEST, "Frame exceeds 16 MiB")
-                continue
             try:
-                value = decode_frame(line)
-            except ParseError as err:
-                dispatcher.parse_error(str(err))
-                continue
-            if value is BLANK:
-                continue
-            try:
-                dispatcher.frame(value)
+                if line is OVERSIZE:
+                    writer.error(None, INVALID_REQUEST, "Frame exceeds 16 MiB")
+                    continue
+                try:
+                    value = decode_frame(line)
+                except ParseError as err:
+                    dispatcher.parse_error(str(err))
+                    continue
+                except TooDeep as deep:
+                    dispatcher.too_deep(deep.id)
+                    continue
+                if value is not BLANK:
+                    dispatcher.frame(value)
             except Exception:
                 import traceback
 
                 log(f"executa: internal error:\n{traceback.format_exc().rstrip()}")
 
-    def _execute(self, job, synchronous: bool) -> None:
-        """Runs one invoke: on the reading thread when it is synchronous and nothing else runs, else on the pool."""
-        if synchronous and self.stopper.running == 1:
-            self.relay.begin()
-            try:
-                job()
-            finally:
-                self.relay.end()
-            return
+    def _submit(self, job) -> None:
         pool = self._pool
         if pool is None:
-            from concurrent.futures import ThreadPoolExecutor  # only once invokes overlap
+            from concurrent.futures import ThreadPoolExecutor  # only once there is an invoke
 
             pool = self._pool = ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="executa-invoke")
         pool.submit(job)
-
-    # stopping
 
     def _handle_signals(self) -> None:
         def on_signal(signum, _frame):
@@ -126,7 +114,7 @@ class _Server:
                 _exit()
             self.stopper.begin(name)
 
-        for name in ("SIGTERM", "SIGINT"):
+        for name in ("SIGTERM", "SIGHUP", "SIGINT"):
             sig = getattr(signal, name, None)
             if sig is not None:
                 try:
@@ -136,7 +124,7 @@ class _Server:
 
 
 def _exit() -> None:
-    """Exit 0 now: worker threads still running a tool must not hold the exit up."""
+    """Exit 0 now: worker threads still running a tool (or blocked on stdout) must not hold the exit up."""
     for stream in (sys.stderr, sys.__stderr__):
         try:
             stream.flush()

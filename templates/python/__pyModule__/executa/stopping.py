@@ -1,5 +1,5 @@
-"""Stopping: on stdin EOF, ``shutdown``, SIGTERM or SIGINT, stop taking requests, let in-flight
-invokes finish within the grace period, then exit 0. A second signal exits at once."""
+"""Stopping: on stdin EOF, ``shutdown``, SIGTERM, SIGHUP or SIGINT, answer new requests "Shutting
+down", let in-flight invokes finish within the grace period, then exit 0. A second signal exits at once."""
 
 import _thread
 import threading
@@ -15,7 +15,8 @@ class Stopper:
     def __init__(self) -> None:
         self.stopping = False
         self.reason = ""
-        self.running = 0  # invokes in flight
+        self.running = 0  # invokes not answered yet (health's in_flight)
+        self._unfinished = 0  # invokes whose thread is still at work
         self.stopped = threading.Event()  # set when stopping begins
         self.drained = threading.Event()  # set when stopping and no invoke is running
         self._lock = _thread.allocate_lock()
@@ -23,11 +24,18 @@ class Stopper:
     def started(self) -> None:
         with self._lock:
             self.running += 1
+            self._unfinished += 1
 
-    def finished(self) -> None:
+    def answering(self) -> None:
+        """The invoke's answer is about to be written: it no longer counts as in flight."""
         with self._lock:
             self.running -= 1
-            if self.stopping and self.running == 0:
+
+    def finished(self) -> None:
+        """The invoke's answer is written (or failed to be)."""
+        with self._lock:
+            self._unfinished -= 1
+            if self.stopping and self._unfinished == 0:
                 self.drained.set()
 
     def begin(self, reason: str) -> None:
@@ -37,7 +45,7 @@ class Stopper:
                 return
             self.stopping = True
             self.reason = reason
-            if self.running == 0:
+            if self._unfinished == 0:
                 self.drained.set()
         self.stopped.set()
 
@@ -45,7 +53,7 @@ class Stopper:
         """Waits until the in-flight invokes are done or the grace period is over; False if some were left."""
         if self.drained.is_set():
             return True
-        log(f"executa: {self.reason}: waiting up to {int(grace * 1000)} ms for {self.running} invoke(s)")
+        log(f"executa: {self.reason}: waiting up to {int(grace * 1000)} ms for {self._unfinished} invoke(s)")
         deadline = time.monotonic() + grace
         # In short waits, so that a second signal is handled at once (see run._Server.serve).
         while not self.drained.wait(max(0.0, min(0.2, deadline - time.monotonic()))):
@@ -53,5 +61,5 @@ class Stopper:
                 break
         else:
             return True
-        log(f"executa: grace period over with {self.running} invoke(s) unanswered")
+        log(f"executa: grace period over with {self._unfinished} invoke(s) unanswered")
         return False

@@ -18,22 +18,41 @@ def json_type(value) -> str:
     return type(value).__name__
 
 
-def _has_type(value, type_name) -> bool:
-    if type_name == "string":
-        return isinstance(value, str)
+_MAX_SAFE_INTEGER = 2**53 - 1
+_RANGE = f"integer out of range (±{_MAX_SAFE_INTEGER})"
+
+
+def _type_problem(value, type_name):
+    """(the value the tool sees, why it does not have the manifest type or None)."""
+    def expected():
+        return value, f"expected {type_name}, got {json_type(value)}"
+
+    kind = type(value)
     if type_name == "integer":
-        if value is True or value is False:
-            return False
-        return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+        if kind is int:
+            return (value, None) if -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER else (value, _RANGE)
+        if kind is not float:
+            return expected()
+        if not -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER:  # also NaN and Infinity
+            return value, _RANGE
+        return (int(value), None) if value.is_integer() else expected()
     if type_name == "number":
-        return isinstance(value, (int, float)) and value is not True and value is not False
+        if kind is not int and kind is not float:
+            return expected()
+        try:
+            finite = float(value) - float(value) == 0
+        except OverflowError:
+            finite = False
+        return (value, None) if finite else (value, "number out of range")
+    if type_name == "string":
+        return (value, None) if kind is str else expected()
     if type_name == "boolean":
-        return value is True or value is False
+        return (value, None) if kind is bool else expected()
     if type_name == "object":
-        return isinstance(value, dict)
+        return (value, None) if kind is dict else expected()
     if type_name == "array":
-        return isinstance(value, list)
-    return True  # a type the runtime does not know: let the tool decide
+        return (value, None) if kind is list else expected()
+    return value, None  # a type the runtime does not know: let the tool decide
 
 
 def _same(a, b) -> bool:
@@ -84,19 +103,20 @@ def check_arguments(tool: dict, args: dict):
                 out[name] = _copy(p["default"])
             continue
         type_name = p.get("type")
-        if not _has_type(value, type_name):
-            errors.append({"parameter": name, "message": f"expected {type_name}, got {json_type(value)}"})
+        value, problem = _type_problem(value, type_name)
+        if problem is not None:
+            errors.append({"parameter": name, "message": problem})
             continue
-        if type_name == "integer" and isinstance(value, float):
-            value = int(value)
-        elif type_name == "array":
+        if type_name == "array":
             items = p.get("items")
             item_type = (items.get("type") if isinstance(items, dict) else None) or p.get("items_type") or "string"
+            checked = []
             for i, item in enumerate(value):
-                if not _has_type(item, item_type):
-                    errors.append({"parameter": name, "message": f"item {i}: expected {item_type}, got {json_type(item)}"})
-            if item_type == "integer":
-                value = [int(v) if isinstance(v, float) else v for v in value]
+                item, problem = _type_problem(item, item_type)
+                if problem is not None:
+                    errors.append({"parameter": name, "message": f"item {i}: {problem}"})
+                checked.append(item)
+            value = checked
         enum = p.get("enum")
         if enum is not None and not any(_same(allowed, value) for allowed in enum):
             errors.append({"parameter": name, "message": "must be one of: " + ", ".join(_show(e) for e in enum)})
