@@ -10,44 +10,13 @@ from typing import Literal
 
 from .executa import HostError, ToolContext, ToolError, tool
 
-# A word is a run of letters, digits, apostrophes and hyphens. [^\W_] is letters and digits, but
-# Python's digits include other numerals (², Ⅻ): words that hold any are split on them below.
+# A word is a run of letters, digits, apostrophes and hyphens.
 _WORD = re.compile(r"(?:[^\W_]|['-])+")
 
 _FOLD = {"lower": str.lower, "upper": str.upper, "preserve": None}
 
 NOT_GRANTED = -32001
 NOT_NEGOTIATED = -32008
-
-
-def _words(text: str):
-    for match in _WORD.findall(text):
-        if match.isascii():
-            yield match
-            continue
-        # Keep letters (Unicode L*), decimal digits (Nd), ' and - only, as every template does.
-        run = []
-        for ch in match:
-            if ch.isalpha() or ch.isdecimal() or ch == "'" or ch == "-":
-                run.append(ch)
-            elif run:
-                yield "".join(run)
-                run = []
-        if run:
-            yield "".join(run)
-
-
-def _utf8(text: str) -> bytes:
-    """UTF-8 bytes; a lone surrogate (JSON can carry one) becomes U+FFFD, as in the other templates."""
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text).encode("utf-8")
-
-
-def _number(value) -> str:
-    """A number as the error messages write it (2.0 as 2)."""
-    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
 @tool(timeout=10)
@@ -70,16 +39,16 @@ def text_stats(
         unique: Count each distinct word once.
     """
     if top < 0:
-        raise ToolError(f"top must be 0 or more (got {_number(top)})")
+        raise ToolError(f"top must be 0 or more (got {top})")
     if not words_per_minute > 0:
-        raise ToolError(f"words_per_minute must be greater than 0 (got {_number(words_per_minute)})")
+        raise ToolError(f"words_per_minute must be greater than 0 (got {words_per_minute})")
     fold = _FOLD[letter_case]
     ignored = {fold(w) if fold else w for w in ignore} if ignore else ()
 
     # word -> count; a dict keeps first-appearance order, and sorted() is stable.
     counts: dict[str, int] = {}
     counted = 0
-    for word in _words(text):
+    for word in _WORD.findall(text):
         if fold is not None:
             word = fold(word)
         if word in ignored:
@@ -115,7 +84,7 @@ def sign_message(message: str, *, ctx: ToolContext) -> dict:
     import hashlib
     import hmac
 
-    signature = hmac.new(_utf8(secret), _utf8(message), hashlib.sha256).hexdigest()
+    signature = hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
     return {"algorithm": "HMAC-SHA256", "signature": signature}
 
 
@@ -128,7 +97,7 @@ def summarize(text: str, max_words: int = 50, *, ctx: ToolContext) -> dict:
         max_words: The longest summary to ask for, in words.
     """
     if max_words < 1:
-        raise ToolError(f"max_words must be 1 or more (got {_number(max_words)})")
+        raise ToolError(f"max_words must be 1 or more (got {max_words})")
     try:
         result = ctx.host.sample(
             messages=[

@@ -15,36 +15,6 @@ const fold = {
   preserve: (word: string) => word,
 };
 
-/** Code point order (the same in every language), not UTF-16 order. */
-function byCodePoint(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Surrogates (U+D800-DFFF) stand for code points above U+FFFF: sort them after U+E000-FFFF.
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
-}
-
-/** The number of Unicode code points (a surrogate pair is one). */
-function codePoints(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xdc00 && unit <= 0xdfff && i > 0) {
-      const before = text.charCodeAt(i - 1);
-      if (before >= 0xd800 && before <= 0xdbff) count--;
-    }
-  }
-  return count;
-}
-
 export interface TextStats {
   words: Integer;
   characters: Integer;
@@ -96,11 +66,11 @@ export function text_stats({
 
   const words = unique ? counts.size : counted;
   const ranked = Array.from(counts, ([word, count]) => ({ word, count }))
-    .sort((a, b) => b.count - a.count || byCodePoint(a.word, b.word))
+    .sort((a, b) => b.count - a.count || (a.word < b.word ? -1 : 1))
     .slice(0, top);
   return {
     words,
-    characters: codePoints(text),
+    characters: [...text].length,
     distinct_words: counts.size,
     top: ranked,
     reading_minutes: Math.round((words / words_per_minute) * 100) / 100,
