@@ -5,10 +5,10 @@
  * checks that stdout carried frames only and that no file-transport file was left behind.
  * Vectors that leave no state behind may share one plugin process (`runVectors`).
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { isFileTransportPointer, MockHost, Session, TIMED_OUT, within, type ActiveInvoke, type LaunchSpec, type ReverseContext } from "../host/index.js";
+import { isFileTransportPointer, MockHost, Session, TIMED_OUT, within, type ActiveInvoke, type Answer, type LaunchSpec, type ReverseContext } from "../host/index.js";
 import { expandSendValue, mismatch, serialiseFrame, unorderedMismatch, type MatchContext } from "./vector-match.js";
 import type { HostRule, RawPart, Step, Vector } from "./vectors.js";
 
@@ -65,9 +65,9 @@ class ScriptedHost extends MockHost {
     super({ sampling: { kind: "canned", text: "mock reply" } });
   }
 
-  override handle(frame: Record<string, unknown>, _ctx: ReverseContext) {
+  override handle(frame: Record<string, unknown>, _ctx: ReverseContext): Promise<Answer> {
     const rule = this.rules.find((r) => r.method === frame.method && (r.params === undefined || mismatch(r.params, frame.params) === undefined));
-    if (rule) return ("error" in rule ? { error: rule.error } : { result: rule.result }) as ReturnType<MockHost["handle"]>;
+    if (rule) return Promise.resolve(("error" in rule ? { error: rule.error } : { result: rule.result }) as Answer);
     // The plugin decides whether it may send a reverse request; the host routes it by invoke id.
     return super.handle(frame, { negotiatedV2: true, hostCapabilities: undefined, activeInvokes: this.active });
   }
@@ -107,12 +107,9 @@ class VectorPlugin {
     const env: NodeJS.ProcessEnv = { ...setup?.env };
     if (setup?.capabilities) env.EXECUTA_TEST_CAPABILITIES = JSON.stringify(setup.capabilities);
     let here = launch;
-    let tmpToCheck: string | undefined;
     if (setup?.tmpdir === "relative") {
-      mkdirSync(join(this.scratch, "tmp"));
-      here = { ...launch, cwd: this.scratch };
-      env.TMPDIR = env.TEMP = env.TMP = "tmp";
-      tmpToCheck = join(this.scratch, "tmp");
+      // Started inside its private temp folder, which it is told is ".".
+      here = { ...launch, command: "/bin/sh", args: ["-c", 'cd "$TMPDIR" && TMPDIR=. TEMP=. TMP=. exec "$0" "$@"', launch.command, ...launch.args] };
     } else if (setup?.tmpdir === "unwritable") {
       closeSync(openSync(join(this.scratch, "a-file"), "w"));
       env.TMPDIR = env.TEMP = env.TMP = join(this.scratch, "a-file", "tmp"); // under a file: nothing can be created there
@@ -124,7 +121,7 @@ class VectorPlugin {
     this.host = new ScriptedHost(this.active);
     this.session = new Session(here, {
       mockHost: this.host,
-      privateTmp: setup?.tmpdir === undefined,
+      privateTmp: setup?.tmpdir !== "unwritable",
       env,
       recordChars: 64 * 1024 * 1024,
       maxRecords: 4000,
@@ -132,7 +129,7 @@ class VectorPlugin {
         if (r.dir === "recv") this.onLine(r.text);
       },
     });
-    this.tmpToCheck = tmpToCheck ?? this.session.tmpDir;
+    this.tmpToCheck = this.session.tmpDir;
   }
 
   private onLine(text: string): void {
@@ -176,7 +173,7 @@ class VectorPlugin {
     const until = performance.now() + withinMs * this.scale;
     while (this.received.length <= this.taken) {
       if (performance.now() > until || !this.session.alive) {
-        if (!this.session.alive) await sleep(20); // frames written just before the exit are still being read
+        if (!this.session.alive) await this.session.waitExit(2000 * this.scale); // until stdout is read to its end
         if (this.received.length > this.taken) break;
         return undefined;
       }
@@ -185,11 +182,13 @@ class VectorPlugin {
     return this.received[this.taken++];
   }
 
-  private async write(bytes: Buffer, shown: string): Promise<void> {
+  /** Writes bytes as they are; with an id, writes them as one line the host waits for an answer to. */
+  private async write(bytes: Buffer, shown: string, id?: string | number): Promise<void> {
     this.log.push(`-> ${brief(shown)}`);
     const stdin = this.session.child.stdin;
     if (stdin.writableEnded || stdin.destroyed) throw new Failure("stdin is already closed");
-    stdin.write(bytes);
+    if (id === undefined) stdin.write(bytes);
+    else this.session.callRaw(bytes, id).catch(() => undefined); // the answer is checked from the frames seen
     if ((await within(this.session.drained(), 20_000 * this.scale)) === TIMED_OUT) throw new Failure("the plugin stopped reading stdin for 20 s");
     this.mark = this.session.now();
   }
@@ -203,7 +202,14 @@ class VectorPlugin {
         this.active.set(invokeId, { invokeId, tool: String(value.params.tool), requestId: value.id as string | number, deadlineMs: Date.now() + 60_000 });
       }
       const body = serialiseFrame(value, step.bytes);
-      await this.write(Buffer.concat([body, Buffer.from(step.eol ?? "\n")]), body.length > 300 ? `${body.subarray(0, 300).toString()}… (${body.length} bytes)` : body.toString());
+      const shown = body.length > 300 ? `${body.subarray(0, 300).toString()}… (${body.length} bytes)` : body.toString();
+      const id = isObj(value) ? value.id : undefined;
+      if ((step.eol ?? "\n") === "\n" && "method" in (value as object) && (typeof id === "string" || typeof id === "number")) {
+        // A request the host waits for: the session reads its file transport, as the Agent does.
+        await this.write(body, shown, id);
+      } else {
+        await this.write(Buffer.concat([body, Buffer.from(step.eol ?? "\n")]), shown);
+      }
     } else if ("send_raw" in step) {
       const bytes = rawBytes(step.send_raw);
       await this.write(bytes, JSON.stringify(bytes.subarray(0, 300).toString("latin1")) + (bytes.length > 300 ? ` (${bytes.length} bytes)` : ""));
@@ -261,7 +267,7 @@ class VectorPlugin {
   async play(vector: Vector): Promise<string | undefined> {
     this.log = [];
     this.host.rules = vector.host ?? [];
-    const noiseBefore = this.session.noise.length;
+    const noiseBefore = this.session.noiseCount;
     let failure: string | undefined;
     try {
       if (this.received.length > this.taken) throw new Failure(`a frame nobody asked for, before the vector began: ${brief(JSON.stringify((await this.received[this.taken])!.frame))}`);
@@ -273,7 +279,7 @@ class VectorPlugin {
       if (!vector.ignore_rest && this.received.length > this.taken) {
         throw new Failure(`an unexpected frame: ${brief(JSON.stringify((await this.received[this.taken])!.frame))}`);
       }
-      const noise = this.session.noise[noiseBefore];
+      const noise = this.session.noiseCount > noiseBefore ? this.session.noise.at(-1) : undefined;
       if (noise) throw new Failure(`stdout carried something that is not a frame: ${brief(JSON.stringify(noise.line))} (${noise.why})`);
       await this.session.settled();
       const left = listFiles(this.tmpToCheck);
