@@ -5,6 +5,8 @@ export const RpcError = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** Implementation-defined (-32000..-32099): a request that arrives while the plugin is stopping (docs/runtime-contract.md). */
+  ShuttingDown: -32000,
 } as const;
 
 /** Error codes of the reverse-RPC namespaces (host -> plugin answers to plugin requests). */

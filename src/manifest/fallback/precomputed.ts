@@ -54,7 +54,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/errors.py",
         "template": "__pyModule__/executa/errors.py",
-        "sha256": "3c9e2b59099d3a8fc4b80685bf576697b4d55e82e7d7977237453f3d79ea44b4"
+        "sha256": "83ede989f02bdde28ac210b65f1b4666ac0ab997fef69af676960c89d0412668"
       },
       {
         "path": "__pyModule__/executa/framing.py",
@@ -99,7 +99,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/tools.py",
         "template": "__pyModule__/tools.py",
-        "sha256": "74a152528ffc4740324978aa4074ae4562c3c700fe18bff73b304dfe9c5b05ef"
+        "sha256": "712b0eb75b7ae89c7ba84900e447743a81b8b73f7cea57130a4380e1504a1727"
       }
     ],
     "extraction": {
@@ -195,9 +195,19 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       "locations": [
         {
           "file": "__pyModule__/tools.py",
-          "line": 23,
+          "line": 21,
           "column": 1,
           "parameters": [
+            {
+              "file": "__pyModule__/tools.py",
+              "line": 22,
+              "column": 5
+            },
+            {
+              "file": "__pyModule__/tools.py",
+              "line": 23,
+              "column": 5
+            },
             {
               "file": "__pyModule__/tools.py",
               "line": 24,
@@ -217,44 +227,34 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
               "file": "__pyModule__/tools.py",
               "line": 27,
               "column": 5
-            },
-            {
-              "file": "__pyModule__/tools.py",
-              "line": 28,
-              "column": 5
-            },
-            {
-              "file": "__pyModule__/tools.py",
-              "line": 29,
-              "column": 5
             }
           ]
         },
         {
           "file": "__pyModule__/tools.py",
-          "line": 72,
+          "line": 70,
           "column": 1,
           "parameters": [
             {
               "file": "__pyModule__/tools.py",
-              "line": 72,
+              "line": 70,
               "column": 18
             }
           ]
         },
         {
           "file": "__pyModule__/tools.py",
-          "line": 92,
+          "line": 90,
           "column": 1,
           "parameters": [
             {
               "file": "__pyModule__/tools.py",
-              "line": 92,
+              "line": 90,
               "column": 15
             },
             {
               "file": "__pyModule__/tools.py",
-              "line": 92,
+              "line": 90,
               "column": 26
             }
           ]

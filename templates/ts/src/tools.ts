@@ -4,7 +4,7 @@
  * property (or `@param`) a parameter. Run `npm run manifest` after changing them.
  */
 import { createHmac } from "node:crypto";
-import { HostError, ToolError, type Integer, type ToolContext } from "./executa/index.js";
+import { HostCode, HostError, ToolError, type Integer, type ToolContext } from "./executa/index.js";
 
 /** A word is a run of letters, digits, apostrophes and hyphens. */
 const WORD = /[\p{L}\p{Nd}'-]+/gu;
@@ -93,9 +93,6 @@ export function sign_message(message: string, ctx: ToolContext): { algorithm: "H
   return { algorithm: "HMAC-SHA256", signature };
 }
 
-const NOT_GRANTED = -32001;
-const NOT_NEGOTIATED = -32008;
-
 /**
  * Summarize a text with the host's language model (needs an Anna host that speaks protocol 2.0 and grants sampling).
  * @tool
@@ -125,12 +122,12 @@ export async function summarize(
     return { summary: result.content?.text ?? "", model: result.model ?? null };
   } catch (err) {
     if (!(err instanceof HostError)) throw err;
-    if (err.code === NOT_NEGOTIATED) {
+    if (err.code === HostCode.SamplingNotNegotiated) {
       throw new ToolError(
         "summarize needs an Anna host that speaks Executa protocol 2.0 with sampling; this host did not negotiate it.",
       );
     }
-    const hint = err.code === NOT_GRANTED ? " Grant sampling to this plugin in Anna's settings." : "";
+    const hint = err.code === HostCode.SamplingNotGranted ? " Grant sampling to this plugin in Anna's settings." : "";
     throw new ToolError(`The host refused the sampling request: [${err.code}] ${err.message}${hint}`);
   }
 }

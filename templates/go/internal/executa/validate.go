@@ -166,7 +166,7 @@ func jsonType(v []byte) string {
 }
 
 // rangeProblem is the message for an integer beyond what every language holds exactly.
-var rangeProblem = fmt.Sprintf("integer out of range (±%d)", maxSafeInteger)
+var rangeProblem = fmt.Sprintf("integer out of range (±%d)", int64(maxSafeInteger))
 
 // typeProblem says why a value does not have the manifest type ("" when it does). An integer
 // written with a fraction or an exponent (1.0, 1e3) is returned rewritten as a plain integer,

@@ -8,9 +8,11 @@ INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 SHUTTING_DOWN = -32000  # a request that arrives while the plugin is stopping
 
-# Reverse-RPC codes raised locally.
+# Reverse-RPC error codes: the ones the runtime raises locally, and the ones a tool commonly checks for.
+SAMPLING_NOT_GRANTED = -32001
 SAMPLING_TIMEOUT = -32005
 SAMPLING_NOT_NEGOTIATED = -32008
+SAMPLING_USER_DENIED = -32009
 STORAGE_NOT_GRANTED = -32021
 STORAGE_TIMEOUT = -32030
 

@@ -40,10 +40,12 @@ export const RpcCode = {
   ShuttingDown: -32000,
 } as const;
 
-/** Reverse-RPC codes raised locally. */
+/** Reverse-RPC error codes: the ones the runtime raises locally, and the ones a tool commonly checks for. */
 export const HostCode = {
+  SamplingNotGranted: -32001,
   SamplingTimeout: -32005,
   SamplingNotNegotiated: -32008,
+  SamplingUserDenied: -32009,
   StorageNotGranted: -32021,
   StorageTimeout: -32030,
 } as const;

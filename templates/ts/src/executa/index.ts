@@ -3,7 +3,7 @@
  * What it does, line by line, is create-executa's runtime contract (docs/runtime-contract.md).
  */
 export { run, type RunOptions } from "./run.js";
-export { HostError, ToolError } from "./errors.js";
+export { HostCode, HostError, ToolError } from "./errors.js";
 export type {
   Binding,
   Bindings,
