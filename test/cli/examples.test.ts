@@ -1,6 +1,7 @@
 /**
  * Every example the help prints runs as written: in a scaffolded Go project named my-plugin (the
- * name the examples use), or, for create, in an empty folder. `npm create …` lines are run by the
+ * name the examples use) with its first commit tagged v1.2.0 (the release the examples compare
+ * with), or, for create, in an empty folder. `npm create …` lines are run by the
  * registry journey (test/e2e/registry.test.ts).
  */
 import assert from "node:assert/strict";
@@ -27,8 +28,9 @@ function runExample(program: Program, line: string, cwd: string) {
 /** Builds first, so that the examples that read the built binary find it. */
 const order = (line: string) => (/ build\b/.test(line) ? 0 : 1);
 
-test("every example of every verb's help runs as written and exits 0", { skip: !which("go") && "go is not installed", timeout: 20 * 60_000 }, async () => {
-  await scaffold({ targetDir: project, spec: makeSpec({ lang: "go", name: "my-plugin" }), install: false, git: false, quiet: true });
+test("every example of every verb's help runs as written and exits 0", { skip: (!which("go") && "go is not installed") || (!which("git") && "git is not installed"), timeout: 20 * 60_000 }, async () => {
+  await scaffold({ targetDir: project, spec: makeSpec({ lang: "go", name: "my-plugin" }), install: false, git: true, quiet: true });
+  assert.equal(spawnSync("git", ["tag", "v1.2.0"], { cwd: project }).status, 0, "git tag v1.2.0");
   const examples = (["executa", "create-executa"] as const).flatMap((program) =>
     commandsOf(program).flatMap((command) => {
       const isCreate = /^(create|\$0) \[dir\]/.test(String(command.command));

@@ -41,10 +41,20 @@ export interface Run extends Omit<SpawnSyncReturns<string>, "output"> {
   output: string;
 }
 
+/**
+ * The environment of a user's shell: this process's, without the `npm_*` variables that `npm test`
+ * exports to its scripts (its config, such as omit-lockfile-registry-resolved, would otherwise
+ * reach the user's npm commands and change what they do).
+ */
+export function userEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+  return { ...env, ...overrides };
+}
+
 export function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Run {
   const result = spawnSync(command, args, {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+    env: userEnv(options.env),
     input: options.input ?? "",
     encoding: "utf8",
     timeout: options.timeoutMs ?? 10 * 60_000,

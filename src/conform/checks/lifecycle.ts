@@ -117,6 +117,8 @@ export const eofCheck: Check = {
       if (!busy) break;
     }
     await session.waitExit(100);
+    // An answer read before the exit may still be settling (a file-transport pointer is checked off the event loop).
+    await Promise.race([Promise.allSettled(inFlight.map((r) => r.promise)), sleep(2000)]);
     const f = new Findings();
     const lost = inFlight.filter((r) => !r.answered);
     if (lost.length) {
