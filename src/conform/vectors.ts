@@ -18,7 +18,7 @@ export type Row = (typeof ROWS)[number];
 /** The fixed test-only tool set every language's test plugin implements (see the contract). */
 export const TEST_TOOLS = [
   "echo", "nothing", "fail", "nan", "slow", "slow_async", "big", "size", "credential", "context",
-  "sample", "storage", "host_call", "print", "lone_surrogate",
+  "sample", "storage", "host_call", "print", "lone_surrogate", "service",
 ] as const;
 export type TestTool = (typeof TEST_TOOLS)[number];
 

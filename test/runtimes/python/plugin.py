@@ -98,6 +98,11 @@ def lone_surrogate():
     return {"text": "a\ud800b"}
 
 
+def service(call, args=None, *, ctx):
+    """The typed host-service helpers by name (docs/runtime-contract.md, the test tools)."""
+    raise ToolError(f"service: no helper named {json.dumps(call)} yet")
+
+
 TOOLS = {name: fn for name, fn in globals().items() if callable(fn) and not name.startswith(("_", "run", "Tool", "Unprintable"))}
 TOOLS["print"] = TOOLS.pop("print_")
 

@@ -62,3 +62,8 @@ export function print() {
 }
 
 export const lone_surrogate = () => ({ text: "a\ud800b" });
+
+/** The typed host-service helpers by name (docs/runtime-contract.md, the test tools). */
+export function service({ call }: { call: string; args?: Record<string, unknown> }): never {
+  throw new ToolError(`service: no helper named ${JSON.stringify(call)} yet`);
+}
