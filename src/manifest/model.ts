@@ -25,9 +25,26 @@ export interface ToolBinding {
   params?: string[];
 }
 
+/** A call of a runtime host-service helper inside a tool's code, found statically (docs/host-services.md). */
+export interface HostCall extends SourceLocation {
+  /**
+   * The reverse-RPC method it sends ("sampling/createMessage"), or the family of a helper that
+   * sends several ("files/", "agent/session."); `undefined` for a generic `host.request` whose
+   * method is not a literal (it could be anything).
+   */
+  method: string | undefined;
+  /** How the source names it: "ctx.host.sample", "host.request", "Host.StorageGet". */
+  helper: string;
+}
+
 export interface Extraction {
   tools: ToolDefinition[];
   locations: (ToolLocation | undefined)[];
+  /**
+   * Per tool, in the order of `tools`: the host-service helper calls its function makes (its own
+   * body and the functions of the project it calls). Absent when the extractor does not look.
+   */
+  hostCalls?: HostCall[][];
   bindings: ToolBinding[];
   diagnostics: Diagnostic[];
   /** Python: the package the bindings file goes into (a project-relative directory). */
