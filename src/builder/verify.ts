@@ -79,10 +79,17 @@ export function launchFor(key: PlatformKey, host: PlatformKey, binary: string): 
   return { skip: `a ${key} binary cannot run on ${host}` };
 }
 
+/** How many times longer the checks wait under an emulator (qemu-user runs a Node binary several times slower, more on a loaded machine). */
+const EMULATOR_SLOWDOWN = 4;
+
 /** Runs the conformance checks against one launch of the artifact; describe must equal manifest.json byte for byte. */
 export async function verifyLaunch(launch: Launch, expectManifestText: string): Promise<VerifyResult> {
   const { command, args, env, cwd } = launch;
-  const report = await runChecks({ command, args, ...(env && { env }), ...(cwd && { cwd }) }, { expectManifestText, ...((launch.emulated || launch.serial) && { concurrency: 1 }) });
+  const report = await runChecks({ command, args, ...(env && { env }), ...(cwd && { cwd }) }, {
+    expectManifestText,
+    ...((launch.emulated || launch.serial) && { concurrency: 1 }),
+    ...(launch.emulated && { slowdown: EMULATOR_SLOWDOWN }),
+  });
   const failures = report.results.filter((r) => r.status === "fail").map((r) => `${r.id}: ${r.message ?? r.description}`);
   return { ok: report.passed, checks: "conform", failures };
 }

@@ -3,6 +3,9 @@ import { MockHost, Session, type FileTransportRead, type LaunchSpec, type MockHo
 import { PROTOCOL_V2, Timeouts, type Manifest, type ToolDefinition } from "../protocol/index.js";
 
 const TOKEN_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+/** A session is settled once its stdout has been quiet this long. */
+const SETTLE_MS = 50;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A credential value for the conformance checks: variants 0 and 1 differ in every character
@@ -24,8 +27,31 @@ export interface ProbeResult {
   session: Session;
 }
 
+/** How long the checks wait for each kind of answer: the Agent's timeouts, times the run's slowdown. */
+export interface Waits {
+  describeMs: number;
+  healthMs: number;
+  sigtermGraceMs: number;
+  /** A reply to a request the plugin must answer at once (an error, an unknown tool). */
+  answerMs: number;
+  /** A 15 MiB frame, read and answered. */
+  largeFrameMs: number;
+}
+
+export function waitsFor(slowdown = 1): Waits {
+  const s = Math.max(1, slowdown);
+  return {
+    describeMs: Timeouts.describeMs * s,
+    healthMs: Timeouts.healthMs * s,
+    sigtermGraceMs: Timeouts.sigtermGraceMs * s,
+    answerMs: 10_000 * s,
+    largeFrameMs: 15_000 * s,
+  };
+}
+
 export interface Shared {
   launch: LaunchSpec;
+  waits: Waits;
   env: NodeJS.ProcessEnv | undefined;
   mockHost: MockHostOptions;
   probe: ProbeResult;
@@ -38,6 +64,10 @@ export class CheckContext {
 
   get probe(): ProbeResult {
     return this.shared.probe;
+  }
+
+  get waits(): Waits {
+    return this.shared.waits;
   }
 
   get manifest(): Manifest | undefined {
@@ -79,10 +109,22 @@ export class CheckContext {
     return session;
   }
 
+  /**
+   * A fresh session whose plugin is up: it has answered describe, as the Agent waits for before
+   * anything it times (a slow start is the describe check's business, not every check's).
+   */
+  async readySession(options: Partial<SessionOptions> = {}): Promise<Session> {
+    const session = this.session(options);
+    await session.describe(this.waits.describeMs).catch(() => undefined);
+    // Let whatever the plugin writes right after describe arrive first, so it is not blamed on the check's own requests.
+    for (const started = session.now(); session.now() - session.lastStdoutAt < SETTLE_MS && session.now() - started < 6 * SETTLE_MS; ) await sleep(SETTLE_MS / 2);
+    return session;
+  }
+
   /** A fresh session that has negotiated `initialize` as the host does before any invoke (a v1 plugin stays on v1). */
   async invokingSession(options: Partial<SessionOptions> = {}): Promise<Session> {
     const session = this.session(options);
-    await session.initialize(PROTOCOL_V2).catch(() => undefined);
+    await session.initialize(PROTOCOL_V2, this.waits.describeMs).catch(() => undefined);
     return session;
   }
 }

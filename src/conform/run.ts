@@ -1,9 +1,9 @@
 /** runChecks: a probe session first (describe, alive), then every check on its own sessions, in parallel. */
 import { ExecutaError } from "../common/errors.js";
 import { errorLine, PluginExited, prepareLaunch, Session, TIMED_OUT, within, type LaunchSpec, type MockHostOptions } from "../host/index.js";
-import { Timeouts, type Manifest } from "../protocol/index.js";
+import type { Manifest } from "../protocol/index.js";
 import { CHECKS, manifestTextCheck } from "./checks/index.js";
-import { CheckContext, frames, type ProbeResult, type Shared } from "./context.js";
+import { CheckContext, frames, waitsFor, type ProbeResult, type Shared, type Waits } from "./context.js";
 import { fixtureChecks } from "./fixtures.js";
 import { fuzzCheck, FUZZ_CHECK_ID } from "./fuzz.js";
 import type { Check, CheckResult, ConformanceReport, Outcome, Prerequisite, RunOptions } from "./types.js";
@@ -13,20 +13,20 @@ const LATE_DESCRIBE_MS = 25_000;
 /** After the first answer, how long the plugin must stay up before the second request. */
 const ALIVE_PAUSE_MS = 200;
 
-async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, shared: Pick<Shared, "sessions">): Promise<ProbeResult> {
+async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, shared: Pick<Shared, "sessions">, waits: Waits): Promise<ProbeResult> {
   const session = new Session(launch, { env: env ?? {} });
   shared.sessions.push({ check: "describe", session });
   const promise = session.call("describe");
   promise.catch(() => undefined);
   let describe: ProbeResult["describe"];
   try {
-    let r = await within(promise, Timeouts.describeMs);
+    let r = await within(promise, waits.describeMs);
     let timedOut = false;
     if (r === TIMED_OUT) {
       timedOut = true;
       r = await within(promise, LATE_DESCRIBE_MS);
     }
-    describe = r === TIMED_OUT ? { timedOut: true, error: `no answer within ${(Timeouts.describeMs + LATE_DESCRIBE_MS) / 1000} s` } : { frame: r.frame, ms: r.ms, timedOut, ...(r.file && { file: r.file }) };
+    describe = r === TIMED_OUT ? { timedOut: true, error: `no answer within ${(waits.describeMs + LATE_DESCRIBE_MS) / 1000} s` } : { frame: r.frame, ms: r.ms, timedOut, ...(r.file && { file: r.file }) };
   } catch (error) {
     if (error instanceof PluginExited && error.spawnError) {
       throw new ExecutaError(`cannot start the plugin (${launch.command}): ${error.spawnError.message}`, { hint: "check the command, or pass it after --: executa test -- <command> [args]" });
@@ -45,7 +45,7 @@ async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, 
       alive = { ok: false, message: `exited (${session.exit?.signal ?? `code ${session.exit?.code}`}) right after its first response; the Agent marks such a plugin Stopped and pays a cold start on every invoke${frames(session, 4)}` };
     } else {
       try {
-        await session.request("executa.conformance/ping", undefined, Timeouts.healthMs);
+        await session.request("executa.conformance/ping", undefined, waits.healthMs);
         alive = { ok: true };
       } catch (error) {
         alive = { ok: false, message: `did not answer a second request: ${(error as Error).message}${frames(session, 4)}` };
@@ -102,10 +102,10 @@ export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mo
   if (options.fixtures) all.push(...fixtureChecks(options.fixtures));
   const checks = selected(all, options.only, options.skip);
   const prepared = await prepareLaunch(launchIn);
-  const shared: Shared = { launch: prepared.launch, env: options.env, mockHost: options.mockHost ?? {}, sessions: [], probe: undefined as unknown as ProbeResult };
+  const shared: Shared = { launch: prepared.launch, waits: waitsFor(options.slowdown), env: options.env, mockHost: options.mockHost ?? {}, sessions: [], probe: undefined as unknown as ProbeResult };
   const results = new Map<string, CheckResult>();
   try {
-    shared.probe = await runProbe(prepared.launch, options.env, shared);
+    shared.probe = await runProbe(prepared.launch, options.env, shared, shared.waits);
     const runOne = async (check: Check) => {
       const t0 = performance.now();
       const ctx = new CheckContext(shared, check.id);

@@ -66,6 +66,11 @@ export interface RunOptions {
   fixtures?: string;
   /** Sessions run at once (default 4). */
   concurrency?: number;
+  /**
+   * Every wait of the checks is this many times longer (default 1): under an emulator (qemu, Wine)
+   * the emulator's speed is not the plugin's.
+   */
+  slowdown?: number;
   /** Called as each check finishes. */
   onResult?: (result: CheckResult) => void;
 }

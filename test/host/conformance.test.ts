@@ -36,6 +36,13 @@ describe("conformance suite", () => {
     });
   }
 
+  it("a plugin that takes 3.5 s to start passes: only describe's wait includes the start", async () => {
+    const report = await runChecks(pluginLaunch("node/slow-start.mjs"), { only: ["describe", "health", "jsonrpc", "initialize", "invoke"] });
+    const notPassed = report.results.filter((r) => r.status !== "pass");
+    assert.deepEqual(notPassed, [], JSON.stringify(notPassed, null, 2));
+    assert.ok(report.results.length >= 10);
+  });
+
   for (const broken of BROKEN) {
     it(`${broken.file} ${broken.status === "fail" ? "fails" : "warns on"} exactly ${broken.check}`, async (t) => {
       if (broken.file.endsWith(".py") && !hasPython) return t.skip("python3 is not installed");

@@ -10,10 +10,10 @@ export const healthCheck: Check = {
   rule: `${Rule.healthStatus} Method-not-found is treated as healthy. ${Rule.healthTimeout}`,
   needs: ["alive"],
   async run(ctx) {
-    const session = ctx.session();
+    const session = await ctx.readySession();
     let r;
     try {
-      r = await session.health(Timeouts.healthMs);
+      r = await session.health(ctx.waits.healthMs);
     } catch (error) {
       if (!(error instanceof RpcTimeout) && session.alive) throw error;
       return fail(`no answer to health within ${Timeouts.healthMs / 1000} s${frames(session, 4)}`, session.alive ? `${Rule.reply} ${Rule.healthTimeout}` : Rule.keepReading);

@@ -6,7 +6,6 @@ import { describeStray, errorCode, frames, show, straysSince, type CheckContext 
 import { Rule } from "../rules.js";
 import { fail, Findings, pass, skip, warn, type Check } from "../types.js";
 
-const ANSWER_MS = 10_000;
 const ENVELOPE_KEYS = new Set(["success", "data", "error", "duration_ms"]);
 
 /** An invoke's answer, or why there was none that the host can use (already phrased). */
@@ -34,7 +33,7 @@ export const unknownToolCheck: Check = {
   needs: ["alive"],
   async run(ctx) {
     const session = await ctx.invokingSession();
-    const r = await answerOf(session, "executa_conformance_no_such_tool", {}, { timeoutMs: ANSWER_MS });
+    const r = await answerOf(session, "executa_conformance_no_such_tool", {}, { timeoutMs: ctx.waits.answerMs });
     if (isLost(r)) return fail(`invoke of an unknown tool: ${r.lost}${frames(session, 4)}`, r.rule);
     if (errorCode(r.frame) !== RpcError.MethodNotFound) return warn(`expected error -32601, got ${show(r.frame.error ?? { result: r.frame.result })}${frames(session, 4)}`, `${Rule.errorCodes} ${Rule.errorFrameTip}`);
     return pass();
@@ -53,7 +52,7 @@ export const invalidArgumentsCheck: Check = {
     const f = new Findings();
     for (const call of calls) {
       const tool = ctx.tools.find((t) => t.name === call.tool)!;
-      const r = await answerOf(session, call.tool, call.arguments, { timeoutMs: Math.min(ctx.toolTimeoutMs(tool), ANSWER_MS), credentials: ctx.credentials() });
+      const r = await answerOf(session, call.tool, call.arguments, { timeoutMs: Math.min(ctx.toolTimeoutMs(tool), ctx.waits.answerMs), credentials: ctx.credentials() });
       if (isLost(r)) {
         f.fail(`${call.tool} with ${call.what}: ${r.lost}`, r.rule);
         if (!session.alive) break;

@@ -1,12 +1,11 @@
 /** The JSON-RPC rules: error codes, ids, notifications, what is not a request. */
-import { RpcError, Timeouts } from "../../protocol/index.js";
+import { RpcError } from "../../protocol/index.js";
 import { describeExit, RpcTimeout, type Session, type Stray } from "../../host/index.js";
 import { describeStray, errorCode, frames, show, straysSince } from "../context.js";
 import { Rule } from "../rules.js";
 import { fail, Findings, pass, warn, type Check, type Outcome } from "../types.js";
 import { PING } from "./lifecycle.js";
 
-const ANSWER_MS = Timeouts.healthMs;
 /** How long to listen for frames that must not come (or come late), after a later request was answered. */
 export const QUIET_MS = 300;
 
@@ -20,12 +19,12 @@ export interface LineProbe {
 }
 
 /** Sends `line` (if any), then a ping; once the ping is answered (or not), listens a little longer. */
-export async function probeLine(session: Session, line?: string | Buffer, since = session.now()): Promise<LineProbe> {
+export async function probeLine(session: Session, waitMs: number, line?: string | Buffer, since = session.now()): Promise<LineProbe> {
   const mark = since;
   if (line !== undefined) session.sendRaw(line);
   let stopped: string | undefined;
   try {
-    await session.request(PING, undefined, ANSWER_MS);
+    await session.request(PING, undefined, waitMs);
   } catch (error) {
     stopped = session.alive ? (error as Error).message : `the plugin exited (${describeExit(session.exit)})`;
   }
@@ -57,10 +56,10 @@ export const unknownMethodCheck: Check = {
   rule: "SPEC JSON-RPC errors: -32601 Method not found",
   needs: ["alive"],
   async run(ctx) {
-    const session = ctx.session();
+    const session = await ctx.readySession();
     let r;
     try {
-      r = await session.request("executa.conformance/no-such-method", { x: 1 }, ANSWER_MS);
+      r = await session.request("executa.conformance/no-such-method", { x: 1 }, ctx.waits.healthMs);
     } catch (error) {
       if (!(error instanceof RpcTimeout) && session.alive) throw error;
       const stray = session.strays.find((s) => s.kind === "no-id");
@@ -78,9 +77,9 @@ export const parseErrorCheck: Check = {
   rule: "JSON-RPC 2.0 §5.1: -32700 Parse error, with id null; SPEC Transport 6: keep reading",
   needs: ["alive"],
   async run(ctx) {
-    const session = ctx.session();
+    const session = await ctx.readySession();
     const f = new Findings();
-    judgeNonRequest(f, "a truncated JSON line", await probeLine(session, '{"jsonrpc": "2.0", "id": 7, "method": "describe"'), RpcError.ParseError, session);
+    judgeNonRequest(f, "a truncated JSON line", await probeLine(session, ctx.waits.healthMs, '{"jsonrpc": "2.0", "id": 7, "method": "describe"'), RpcError.ParseError, session);
     return f.outcome();
   },
 };
@@ -93,17 +92,17 @@ export const invalidRequestCheck: Check = {
   rule: "JSON-RPC 2.0 §5.1: -32600 Invalid Request, with id null; batches: " + Rule.batches,
   needs: ["alive"],
   async run(ctx) {
-    const session = ctx.session();
+    const session = await ctx.readySession();
     const f = new Findings();
     // A batch: -32600 with id null, or the element answered with its own id; both are right.
     const mark = session.now();
     const element = session.callRaw(`[{"jsonrpc": "2.0", "id": "${BATCH_ID}", "method": "describe"}]`, BATCH_ID, "batch");
     element.catch(() => undefined);
-    const batch = await probeLine(session, undefined, mark);
+    const batch = await probeLine(session, ctx.waits.healthMs, undefined, mark);
     const perElement = await Promise.race([element.then(() => true, () => false), sleep(0).then(() => false)]);
     if (!perElement) judgeNonRequest(f, "a batch of one describe", { ...batch, strays: batch.strays.filter((s) => s.frame.id !== BATCH_ID) }, RpcError.InvalidRequest, session);
     if (session.alive) {
-      for (const line of ["42", '"describe"']) judgeNonRequest(f, line, await probeLine(session, line), RpcError.InvalidRequest, session);
+      for (const line of ["42", '"describe"']) judgeNonRequest(f, line, await probeLine(session, ctx.waits.healthMs, line), RpcError.InvalidRequest, session);
     }
     return f.outcome(perElement ? "the batch was answered per element" : undefined);
   },
@@ -115,9 +114,9 @@ export const idZeroCheck: Check = {
   rule: "JSON-RPC 2.0: 0 is a valid id; compare ids with != null, never by truthiness",
   needs: ["alive"],
   async run(ctx) {
-    const session = ctx.session();
+    const session = await ctx.readySession();
     try {
-      await session.request(PING, undefined, ANSWER_MS, 0);
+      await session.request(PING, undefined, ctx.waits.healthMs, 0);
     } catch (error) {
       const stray = session.strays[0];
       const rule = stray ? Rule.responseId : session.alive ? Rule.reply : Rule.keepReading;
@@ -133,12 +132,12 @@ export const notificationCheck: Check = {
   rule: Rule.noNotificationReply,
   needs: ["alive"],
   async run(ctx): Promise<Outcome> {
-    const session = ctx.session();
+    const session = await ctx.readySession();
     const mark = session.now();
     session.send({ jsonrpc: "2.0", method: "health" });
     session.send({ jsonrpc: "2.0", method: "executa.conformance/notify", params: {} });
     session.send({ jsonrpc: "2.0", method: "invoke", params: { tool: "executa_conformance_no_such_tool", arguments: {} } });
-    const probe = await probeLine(session, undefined, mark);
+    const probe = await probeLine(session, ctx.waits.healthMs, undefined, mark);
     if (probe.strays.length > 0) return fail(`replied to the notifications (${probe.strays.length} answer(s)), e.g. ${describeStray(probe.strays[0]!)}${frames(session)}`, Rule.noNotificationReply);
     if (probe.stopped) return fail(`no answer to the request after the notifications: ${probe.stopped}${frames(session)}`, session.alive ? Rule.reply : Rule.keepReading);
     return pass();

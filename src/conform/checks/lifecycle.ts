@@ -78,9 +78,9 @@ export const aliveCheck: Check = {
   },
 };
 
-async function ready(session: Session): Promise<string | undefined> {
+async function ready(session: Session, waitMs: number): Promise<string | undefined> {
   try {
-    await session.request(PING, undefined, Timeouts.describeMs);
+    await session.request(PING, undefined, waitMs);
     return undefined;
   } catch (error) {
     return `${(error as Error).message}${frames(session)}`;
@@ -107,7 +107,7 @@ export const eofCheck: Check = {
     const closed = performance.now();
     const closedAt = session.now();
     session.closeStdin();
-    const grace = closed + Timeouts.sigtermGraceMs;
+    const grace = closed + ctx.waits.sigtermGraceMs;
     for (;;) {
       await sleep(50);
       const now = performance.now();
@@ -140,10 +140,10 @@ export const sigtermCheck: Check = {
   async run(ctx) {
     if (process.platform === "win32") return skip("Windows has no SIGTERM");
     const session = ctx.session();
-    const notReady = await ready(session);
+    const notReady = await ready(session, ctx.waits.describeMs);
     if (notReady) return fail(`the plugin did not answer before SIGTERM: ${notReady}`, session.alive ? Rule.reply : Rule.keepReading);
     const started = performance.now();
-    const { exit, killed } = await session.terminate(Timeouts.sigtermGraceMs);
+    const { exit, killed } = await session.terminate(ctx.waits.sigtermGraceMs);
     if (killed) return warn(`ignored SIGTERM: still running ${Timeouts.sigtermGraceMs / 1000} s later, so the Agent would SIGKILL it (in-flight work and unflushed output lost)${frames(session, 4)}`, Rule.sigterm);
     if (exit?.signal === "SIGTERM") return warn("died of SIGTERM's default action instead of handling it (no flush, no clean exit 0); install a SIGTERM handler that stops reading and exits 0", Rule.sigterm);
     if (exit?.code !== 0) return warn(`exited with ${describeExit(exit)} on SIGTERM, expected exit code 0${frames(session, 4)}`, Rule.sigterm);

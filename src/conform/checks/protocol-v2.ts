@@ -1,16 +1,14 @@
 /** initialize on v2 and v1 offers, and the invoke_id echo of reverse requests. */
-import { clientCapabilitiesFor, InvokeContextError, PROTOCOL_V1, PROTOCOL_V2, RpcError, Timeouts } from "../../protocol/index.js";
+import { clientCapabilitiesFor, InvokeContextError, PROTOCOL_V1, PROTOCOL_V2, RpcError } from "../../protocol/index.js";
 import { RpcTimeout, TIMED_OUT, within, type Response, type ReverseRecord, type Session } from "../../host/index.js";
 import { validArguments } from "../args.js";
 import { describeStray, errorCode, frames, show } from "../context.js";
 import { Rule } from "../rules.js";
 import { fail, pass, skip, warn, type Check, type Outcome } from "../types.js";
 
-const INIT_MS = Timeouts.describeMs;
-
-async function initializeAnswer(session: Session, version: string): Promise<Response | Outcome> {
+async function initializeAnswer(session: Session, version: string, waitMs: number): Promise<Response | Outcome> {
   try {
-    return await session.initialize(version, INIT_MS);
+    return await session.initialize(version, waitMs);
   } catch (error) {
     if (!(error instanceof RpcTimeout) && session.alive) throw error;
     const stray = session.strays[0];
@@ -28,7 +26,7 @@ export const initializeV2Check: Check = {
   needs: ["alive", "manifest"],
   async run(ctx) {
     const session = ctx.session();
-    const r = await initializeAnswer(session, PROTOCOL_V2);
+    const r = await initializeAnswer(session, PROTOCOL_V2, ctx.waits.describeMs);
     if (isOutcome(r)) return r;
     const declared = Array.isArray(ctx.manifest?.host_capabilities) ? ctx.manifest!.host_capabilities! : [];
     if ("error" in r.frame) {
@@ -57,7 +55,7 @@ export const initializeV1Check: Check = {
   needs: ["alive"],
   async run(ctx) {
     const session = ctx.session();
-    const r = await initializeAnswer(session, PROTOCOL_V1);
+    const r = await initializeAnswer(session, PROTOCOL_V1, ctx.waits.describeMs);
     if (isOutcome(r)) return r;
     if ("error" in r.frame) {
       return errorCode(r.frame) === RpcError.MethodNotFound ? pass("a v1 plugin: initialize is method-not-found") : warn(`initialize answered ${show(r.frame.error)}${frames(session, 4)}`, Rule.errorCodes);

@@ -1,5 +1,5 @@
 /** Big frames: a 15 MiB request, and a response over 512 KiB by file transport. */
-import { FILE_TRANSPORT_THRESHOLD_BYTES, RpcError, Timeouts } from "../../protocol/index.js";
+import { FILE_TRANSPORT_THRESHOLD_BYTES, RpcError } from "../../protocol/index.js";
 import { describeExit, TIMED_OUT, within } from "../../host/index.js";
 import { describeStray, errorCode, frames, show } from "../context.js";
 import { Rule } from "../rules.js";
@@ -7,7 +7,6 @@ import { fail, pass, skip, warn, type Check } from "../types.js";
 import { PING } from "./lifecycle.js";
 
 const LARGE_FRAME_BYTES = 15 * 1024 * 1024;
-const LARGE_MS = 15_000;
 
 export const largeFrameCheck: Check = {
   id: "transport.large-frame",
@@ -22,8 +21,8 @@ export const largeFrameCheck: Check = {
     const started = performance.now();
     let r;
     try {
-      r = await within(session.callRaw(head + pad + tail, "large-1", "large"), LARGE_MS);
-      if (r === TIMED_OUT) throw new Error(`no answer within ${LARGE_MS / 1000} s`);
+      r = await within(session.callRaw(head + pad + tail, "large-1", "large"), ctx.waits.largeFrameMs);
+      if (r === TIMED_OUT) throw new Error(`no answer within ${ctx.waits.largeFrameMs / 1000} s`);
     } catch (error) {
       const stray = session.strays[0];
       if (!session.alive) return fail(`the 15 MiB frame ended the plugin (${describeExit(session.exit)}) before it answered${frames(session, 4)}`, `${Rule.keepReading} ${Rule.frameSize}`);
@@ -34,7 +33,7 @@ export const largeFrameCheck: Check = {
     const code = errorCode(r.frame);
     if (code === RpcError.InvalidRequest || code === RpcError.ParseError) return warn(`the 15 MiB frame was refused: ${show(r.frame.error)} (the limit is 16 MiB)`, Rule.largeFrame);
     try {
-      await session.request(PING, undefined, Timeouts.healthMs);
+      await session.request(PING, undefined, ctx.waits.healthMs);
     } catch (error) {
       return fail(`after the 15 MiB frame the plugin stopped answering: ${(error as Error).message}${frames(session, 4)}`, session.alive ? Rule.reply : Rule.keepReading);
     }
