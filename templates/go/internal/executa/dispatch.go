@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -29,6 +30,10 @@ type server struct {
 	// next is the invoke the last frame started, for the reading goroutine to run (see read);
 	// only the reading goroutine touches it.
 	next func()
+	// starting counts the invokes of the current burst (see startBurst); handedOver is when
+	// an invoke last handed the reading over (Unix ns).
+	starting   atomic.Int32
+	handedOver atomic.Int64
 }
 
 // fields is a decoded JSON object: member names are matched exactly (encoding/json matches

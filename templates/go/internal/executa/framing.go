@@ -45,6 +45,9 @@ func (fr *frameReader) next() (line []byte, oversize bool, err error) {
 	return line, oversize, err
 }
 
+// buffered reports how many bytes of input are already read and waiting.
+func (fr *frameReader) buffered() int { return fr.r.Buffered() }
+
 func (fr *frameReader) read() (line []byte, oversize bool, err error) {
 	if cap(fr.buf) > 1024*1024 {
 		fr.buf = nil // do not keep a big frame's memory around

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -76,11 +77,44 @@ func Serve(ctx context.Context, manifestJSON []byte, bindings Bindings, in io.Re
 // takes over the reading.
 const handOver = time.Millisecond
 
+// burst is how many invokes may start at once when slow invokes arrive together (an invoke
+// was handed over within busyWindow and more input is waiting): each counts until it returns
+// or handOver has passed. Slow invokes sent together thus start without waiting for each
+// other, quick ones still run one after the other on the reading goroutine, and a host that
+// stopped reading stdout finds the reading stopped (by the backlog) before more than burst
+// answers pile up at a time.
+const (
+	burst      = 16
+	busyWindow = 10 * time.Millisecond
+)
+
+// busy reports whether an invoke was handed over within busyWindow.
+func (s *server) busy() bool {
+	return time.Now().UnixNano()-s.handedOver.Load() < int64(busyWindow)
+}
+
+// startBurst runs an invoke on a goroutine of its own at once, unless burst invokes that
+// started within the last handOver still run.
+func (s *server) startBurst(run func()) bool {
+	if s.starting.Add(1) > burst {
+		s.starting.Add(-1)
+		return false
+	}
+	var once sync.Once
+	done := func() { once.Do(func() { s.starting.Add(-1) }) }
+	time.AfterFunc(handOver, done)
+	go func() {
+		defer done()
+		run()
+	}()
+	return true
+}
+
 // read handles stdin frame by frame until it ends, then closes eof. An invoke runs on the
 // reading goroutine; if it is still running after handOver, a new goroutine takes over the
 // reading, so invokes run concurrently and a tool waiting for a reverse response gets it. A
 // quick tool thus answers without waking another thread, which keeps the cost per invoke
-// close to a plain read-answer loop.
+// close to a plain read-answer loop. Slow invokes sent together start at once (see burst).
 func (s *server) read(reader *frameReader, eof chan struct{}) {
 	for {
 		s.writer.waitForRoom() // backpressure: a host that stops reading stdout stops being read
@@ -98,7 +132,13 @@ func (s *server) read(reader *frameReader, eof chan struct{}) {
 			s.line(line)
 			if run := s.next; run != nil {
 				s.next = nil
-				timer := time.AfterFunc(handOver, func() { go s.read(reader, eof) })
+				if reader.buffered() > 0 && s.busy() && s.startBurst(run) {
+					continue
+				}
+				timer := time.AfterFunc(handOver, func() {
+					s.handedOver.Store(time.Now().UnixNano())
+					go s.read(reader, eof)
+				})
 				run()
 				if !timer.Stop() {
 					return // another goroutine reads now

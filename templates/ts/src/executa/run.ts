@@ -30,9 +30,14 @@ export function run({ manifest, bindings }: RunOptions): void {
   const channel = new HostChannel(manifest, writer, log);
   const dispatcher = new Dispatcher(manifest, bindings, writer, channel, stopper, log);
   const stdin = process.stdin;
+  // One line per turn of the event loop: a tool that answers at once has written its answer
+  // before the next line is read, so the backlog below counts it.
+  let handedOut = false;
+  let yielding = false;
 
   const splitter = new LineSplitter({
     line: (bytes) => {
+      handedOut = true;
       const decoded = decodeFrame(bytes);
       if ("parseError" in decoded) dispatcher.parseError(decoded.parseError);
       else if ("tooDeep" in decoded) dispatcher.tooDeep(decoded.id);
@@ -41,8 +46,18 @@ export function run({ manifest, bindings }: RunOptions): void {
     oversize: () => writer.error(null, RpcCode.InvalidRequest, "Frame exceeds 16 MiB"),
     // Backpressure: a host that stops reading stdout stops being read.
     blocked: () => {
-      if (stdout.writableLength <= MAX_PENDING_OUTPUT_BYTES) return false;
-      stdin.pause();
+      if (stdout.writableLength > MAX_PENDING_OUTPUT_BYTES) {
+        stdin.pause();
+        return true;
+      }
+      if (yielding) return true;
+      if (!handedOut) return false;
+      handedOut = false;
+      yielding = true;
+      setImmediate(() => {
+        yielding = false;
+        splitter.resume();
+      });
       return true;
     },
     ended: () => {
@@ -56,7 +71,10 @@ export function run({ manifest, bindings }: RunOptions): void {
   });
 
   stopper.handleSignals();
-  stdin.on("data", (chunk: Buffer) => splitter.push(chunk));
+  stdin.on("data", (chunk: Buffer) => {
+    handedOut = false; // a new turn of the event loop
+    splitter.push(chunk);
+  });
   stdin.on("end", () => splitter.end());
   stdin.on("error", (err) => {
     log(`executa: stdin: ${err.message}`);
