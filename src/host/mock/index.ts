@@ -7,6 +7,7 @@ export { MockRuleSet, loadRules, parseRules, promptText, type MockRule, type Unu
 export { SCOPES, type Scope, type KvEntry, type KvItem, type KvStore } from "./kv.js";
 export type { FileEntry, FileItem, FileStore } from "./file-store.js";
 export { SCHEMA_LIMITS } from "../../protocol/index.js";
+export { METHODS as REVERSE_METHODS } from "./namespaces.js";
 export type {
   ActiveInvoke, Answer, AnsweredBy, ErrorBody, ManualReply, ManualRequest, MockHostOptions, ReverseContext, ReverseEvent,
   ReverseObserver, ReverseRecord, SamplingMode, StructuredSupport,
