@@ -63,7 +63,11 @@ describe("TypeScript host-service helpers", () => {
     const uuid = created.result!.uuid as string;
     const run = await service("agent.run", { uuid, content: "hello" });
     assert.equal((run.result!.warnings as { code: string }[])[0]!.code, "NO_TOOLS_AVAILABLE");
-    const lines = session.stderr.split("\n").filter((l) => l.includes("NO_TOOLS_AVAILABLE"));
+    const warned = () => session.stderr.split("\n").filter((l) => l.includes("NO_TOOLS_AVAILABLE"));
+    // stderr is read apart from stdout: the line may come just after the answer
+    for (const until = Date.now() + 3000; warned().length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100)); // and a second one would come by now
+    const lines = warned();
     assert.equal(lines.length, 1, session.stderr);
     assert.match(lines[0]!, /^\[service inv-[^\]]+\] agent run run_\w+: warning NO_TOOLS_AVAILABLE: /);
   });
