@@ -296,6 +296,7 @@ class VectorPlugin {
   async close(): Promise<void> {
     this.session.child.stdout.resume();
     await this.session.dispose(500);
+    await this.host.close(); // its local server for presigned PUT and GET URLs
     rmSync(this.scratch, { recursive: true, force: true });
   }
 }

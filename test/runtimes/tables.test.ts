@@ -1,24 +1,29 @@
 /**
  * The facts the runtimes repeat are create-executa's own (src/protocol): the capability table
- * (played against each runtime, one capability at a time), the capabilities that unlock each
- * namespace, and the error codes (read from each runtime's source).
+ * and the capabilities that unlock each reverse-RPC method (played against each runtime, one
+ * capability at a time), the error codes (read from each runtime's source), and the limits the
+ * helpers check before sending (played at each limit and one past it).
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { runVectors, type Vector } from "../../src/conform/vectors.js";
-import { capabilitiesForMethod, clientCapabilitiesFor, HOST_CAPABILITIES, RpcError, SamplingError, StorageError } from "../../src/protocol/index.js";
+import { runVectors, type Step, type Vector } from "../../src/conform/vectors.js";
+import { REVERSE_METHODS } from "../../src/host/index.js";
+import {
+  AgentError, capabilitiesForMethod, clientCapabilitiesFor, EmbeddingsError, HOST_CAPABILITIES, ImageError, INLINE_UPLOAD_MAX_BYTES, RpcError, SamplingError,
+  SCHEMA_LIMITS, StorageError, UploadError,
+} from "../../src/protocol/index.js";
 import { goPlugin, pythonPlugin, TEMPLATES, tsPlugin } from "./helpers.js";
 
 const CAPABILITIES = Object.keys(HOST_CAPABILITIES);
 const have = (program: string, arg = "--version") => spawnSync(program, [arg]).status === 0;
 
 const RUNTIMES = [
-  { name: "TypeScript", launch: tsPlugin, skip: false as string | false, errors: "ts/src/executa/errors.ts", host: "ts/src/executa/host.ts" },
-  { name: "Python", launch: pythonPlugin, skip: !have("python3") && "python3 is not installed", errors: "python/__pyModule__/executa/errors.py", host: "python/__pyModule__/executa/host.py" },
-  { name: "Go", launch: goPlugin, skip: !have("go", "version") && "go is not installed", errors: "go/internal/executa/errors.go", host: "go/internal/executa/host.go" },
+  { name: "TypeScript", launch: tsPlugin, skip: false as string | false, errors: "ts/src/executa/errors.ts" },
+  { name: "Python", launch: pythonPlugin, skip: !have("python3") && "python3 is not installed", errors: "python/__pyModule__/executa/errors.py" },
+  { name: "Go", launch: goPlugin, skip: !have("go", "version") && "go is not installed", errors: "go/internal/executa/errors.go" },
 ];
 
 /** Every error code a runtime may name, in the runtime's naming (SAMPLING_NOT_GRANTED), from src/protocol. */
@@ -31,34 +36,134 @@ const PROTOCOL_CODES = new Map<string, number>([
   ["SHUTTING_DOWN", RpcError.ShuttingDown],
   ...Object.entries(SamplingError).map(([k, v]) => [`SAMPLING_${k}`, v] as [string, number]),
   ...Object.entries(StorageError).map(([k, v]) => [`STORAGE_${k}`, v] as [string, number]),
+  ...Object.entries(AgentError).map(([k, v]) => [`AGENT_${k}`, v] as [string, number]),
+  ...Object.entries(ImageError).map(([k, v]) => [`IMAGE_${k}`, v] as [string, number]),
+  ...Object.entries(UploadError).map(([k, v]) => [`UPLOAD_${k}`, v] as [string, number]),
+  ...Object.entries(EmbeddingsError).map(([k, v]) => [`EMBEDDINGS_${k}`, v] as [string, number]),
 ]);
 
-/** `CodeSamplingNotGranted`, `SamplingNotGranted`, `SAMPLING_NOT_GRANTED` -> `SAMPLING_NOT_GRANTED`. */
-const constantName = (name: string) => name.replace(/^Code/, "").replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
+/** Every namespace's codes, each under its runtime name: a runtime's table that names them all has this many. */
+const NAMESPACE_CODES = [...PROTOCOL_CODES.keys()].filter((k) => /^(SAMPLING|STORAGE|AGENT|IMAGE|UPLOAD|EMBEDDINGS)_/.test(k));
+
+/** `CodeSamplingNotGranted`, `SamplingNotGranted`, `SAMPLING_NOT_GRANTED` -> `SAMPLING_NOT_GRANTED`; `ImageNUnsupported` -> `IMAGE_N_UNSUPPORTED`. */
+const constantName = (name: string) => name.replace(/^Code/, "").replace(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/g, "_").toUpperCase();
 
 function codesIn(source: string): [string, number][] {
   return [...source.matchAll(/^\s*(?:export\s+const\s+)?([A-Za-z_]\w*)\s*[:=]\s*(-32\d{3}),?\s*(?:\/\/.*|#.*)?$/gm)].map((m) => [constantName(m[1]!), Number(m[2])]);
 }
 
-/** The capability names on the line of a runtime's namespace table that unlocks `method`'s family. */
-function namespaceCapabilities(source: string, first: string): string[] {
-  const line = source.split("\n").find((l) => l.includes(`"${first}"`));
-  assert.ok(line, `no namespace table line with "${first}"`);
-  return [...line.matchAll(/"([a-z]+\.[a-z.]+)"/g)].map((m) => m[1]!).sort();
+const init = [
+  { send: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2.0" } } },
+  { expect: { jsonrpc: "2.0", id: 0, result: "$object" } },
+];
+const invoke = (id: number, tool: string, args: Record<string, unknown>) => ({
+  send: { jsonrpc: "2.0", id, method: "invoke", params: { tool, arguments: args, context: { invoke_id: "inv-1" } } },
+});
+const sent = (method: string, params: Record<string, unknown> = {}) => ({
+  expect: { jsonrpc: "2.0", id: { $match: "^[0-9a-f]{32}$" }, method, params: { ...params, $partial: true } },
+});
+const answered = (id: number, data: unknown) => ({ expect: { jsonrpc: "2.0", id, result: { success: true, data, duration_ms: "$integer" } } });
+
+/**
+ * With only `capability` in host_capabilities, every reverse-RPC method the host implements is
+ * sent when the capability unlocks it (capabilities.ts), and refused locally otherwise.
+ */
+function capabilityVector(capability: string | undefined, i: number): Vector {
+  const methods = Object.keys(REVERSE_METHODS);
+  return {
+    id: `reverse.unlocks-${i}`,
+    row: "reverse",
+    title: `host_capabilities [${capability ?? ""}] unlocks exactly the methods capabilities.ts says`,
+    tools: ["host_call"],
+    capabilities: capability === undefined ? [] : [capability],
+    host: methods.map((method) => ({ method, result: { ok: true } })),
+    line: 0,
+    steps: [
+      ...init,
+      ...methods.flatMap((method, n): Step[] => {
+        const id = n + 1;
+        const call = invoke(id, "host_call", { method, params: {} });
+        if (capability !== undefined && (capabilitiesForMethod(method) as string[]).includes(capability)) {
+          return [call, sent(method), answered(id, { ok: true })];
+        }
+        const error = { $match: `^${method.replace(/[./]/g, "\\$&")} failed: \\[-32\\d{3} (NOT_NEGOTIATED|NOT_GRANTED)\\] ` };
+        return [call, { expect: { jsonrpc: "2.0", id, result: { success: false, error, duration_ms: "$integer" } } }];
+      }),
+    ],
+  };
+}
+
+/** A schema of exactly `bytes` bytes of compact JSON. */
+function schemaOfBytes(bytes: number): Record<string, unknown> {
+  const empty = JSON.stringify({ type: "object", description: "" }).length;
+  return { type: "object", description: "d".repeat(bytes - empty) };
+}
+const schemaOfDepth = (depth: number): Record<string, unknown> =>
+  depth === 1 ? { type: "string" } : { type: "object", properties: { a: schemaOfDepth(depth - 1) } };
+const schemaOfNodes = (nodes: number) => ({ type: "object", properties: Object.fromEntries(Array.from({ length: nodes - 1 }, (_, i) => [`p${i}`, {}])) });
+
+/** At each limit the helper sends; one past it, it refuses locally with the namespace's INVALID_REQUEST. */
+function limitsVector(): Vector {
+  const longest = "a-_".repeat(SCHEMA_LIMITS.maxBytes).slice(0, Number(/\{1,(\d+)\}/.exec(SCHEMA_LIMITS.name.source)![1]));
+  const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+    ["name", { name: longest, schema: { type: "object" } }, { name: `${longest}a`, schema: { type: "object" } }],
+    ["bytes", { name: "s", schema: schemaOfBytes(SCHEMA_LIMITS.maxBytes) }, { name: "s", schema: schemaOfBytes(SCHEMA_LIMITS.maxBytes + 1) }],
+    ["depth", { name: "s", schema: schemaOfDepth(SCHEMA_LIMITS.maxDepth) }, { name: "s", schema: schemaOfDepth(SCHEMA_LIMITS.maxDepth + 1) }],
+    ["nodes", { name: "s", schema: schemaOfNodes(SCHEMA_LIMITS.maxNodes) }, { name: "s", schema: schemaOfNodes(SCHEMA_LIMITS.maxNodes + 1) }],
+  ];
+  let id = 0;
+  const sample = (json_schema: Record<string, unknown>) => invoke(++id, "service", { call: "sample", args: { prompt: "x", responseFormat: { type: "json_schema", json_schema } } });
+  const upload = (size: number) => invoke(++id, "service", { call: "upload", args: { size, filename: "f.bin", mimeType: "application/octet-stream" } });
+  const refused = (code: number) => answered(id, { error: { code, code_name: "INVALID_REQUEST", message: "$string" } });
+  return {
+    id: "reverse.limits",
+    row: "reverse",
+    title: "the schema limits and the inline upload cap are src/protocol/limits.ts's",
+    tools: ["service"],
+    capabilities: ["llm.sample", "host.upload"],
+    host: [
+      { method: "sampling/createMessage", result: { role: "assistant", content: { type: "text", text: "{}" }, model: "m" } },
+      { method: "host/uploadFile", params: { mode: "inline", $partial: true }, result: { uploaded: "inline" } },
+      { method: "host/uploadFile", params: { mode: "negotiate", $partial: true }, error: { code: UploadError.PRESIGN_FAILED, message: "stop here" } },
+    ],
+    line: 0,
+    steps: [
+      ...init,
+      ...cases.flatMap(([, at, past]) => [
+        sample(at),
+        sent("sampling/createMessage"),
+        answered(id, { result: { text: "{}", structured_valid: false, downgraded: false, parsed: null } }),
+        sample(past),
+        refused(SamplingError.INVALID_REQUEST),
+      ]),
+      upload(INLINE_UPLOAD_MAX_BYTES),
+      { ...sent("host/uploadFile", { mode: "inline" }), within_ms: 20_000 },
+      answered(id, { result: { uploaded: "inline" } }),
+      upload(INLINE_UPLOAD_MAX_BYTES + 1),
+      sent("host/uploadFile", { mode: "negotiate", size_bytes: INLINE_UPLOAD_MAX_BYTES + 1 }),
+      answered(id, { error: { code: UploadError.PRESIGN_FAILED, code_name: "PRESIGN_FAILED", message: "stop here" } }),
+    ],
+  };
 }
 
 for (const runtime of RUNTIMES) {
   describe(`${runtime.name} runtime: the tables are create-executa's`, { skip: runtime.skip }, () => {
     test("every error code it names is the protocol's", () => {
       const found = codesIn(readFileSync(join(TEMPLATES, runtime.errors), "utf8"));
-      assert.ok(found.length >= 8, `read only ${found.length} codes from ${runtime.errors}`);
       for (const [name, code] of found) assert.equal(code, PROTOCOL_CODES.get(name), `${runtime.errors}: ${name} = ${code}`);
+      const named = new Set(found.map(([name]) => name));
+      assert.deepEqual(NAMESPACE_CODES.filter((name) => !named.has(name)), [], `${runtime.errors} names every code of every namespace`);
     });
 
-    test("the capabilities that unlock sampling and storage are the protocol's", () => {
-      const source = readFileSync(join(TEMPLATES, runtime.host), "utf8");
-      assert.deepEqual(namespaceCapabilities(source, "aps.kv"), capabilitiesForMethod("storage/get").sort());
-      assert.deepEqual(namespaceCapabilities(source, "llm.sample"), capabilitiesForMethod("sampling/createMessage").sort());
+    test("every reverse-RPC method is unlocked by exactly the capabilities the protocol says", async () => {
+      const vectors = [undefined, ...CAPABILITIES].map(capabilityVector);
+      const results = await runVectors(vectors, runtime.launch(), { concurrency: 4 });
+      assert.deepEqual([...results.values()].filter((r) => !r.ok).map((r) => r.failure), []);
+    });
+
+    test("the helpers check the protocol's schema limits and inline upload cap", async () => {
+      const results = await runVectors([limitsVector()], runtime.launch(), { concurrency: 1 });
+      assert.deepEqual([...results.values()].filter((r) => !r.ok).map((r) => r.failure), []);
     });
 
     test("initialize advertises each host capability as protocol/capabilities.ts says", async () => {

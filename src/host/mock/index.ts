@@ -6,7 +6,8 @@ export { MockHost, DEFAULT_CANNED_TEXT } from "./mock-host.js";
 export { MockRuleSet, loadRules, parseRules, promptText, type MockRule, type UnusedRule } from "./rules.js";
 export { SCOPES, type Scope, type KvEntry, type KvItem, type KvStore } from "./kv.js";
 export type { FileEntry, FileItem, FileStore } from "./file-store.js";
-export { SCHEMA_LIMITS } from "./response-format.js";
+export { SCHEMA_LIMITS } from "../../protocol/index.js";
+export { METHODS as REVERSE_METHODS } from "./namespaces.js";
 export type {
   ActiveInvoke, Answer, AnsweredBy, ErrorBody, ManualReply, ManualRequest, MockHostOptions, ReverseContext, ReverseEvent,
   ReverseObserver, ReverseRecord, SamplingMode, StructuredSupport,

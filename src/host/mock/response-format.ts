@@ -4,12 +4,9 @@
  * satisfies the schema, and `structuredValid` (the answer checked against the schema with Ajv).
  */
 import type { Ajv2020 as Ajv, ValidateFunction } from "ajv/dist/2020.js";
-import { SamplingError } from "../../protocol/index.js";
+import { SamplingError, SCHEMA_LIMITS } from "../../protocol/index.js";
 import { isObject, refuse, type Params } from "./params.js";
 import type { StructuredSupport } from "./types.js";
-
-/** The host's limits on a json_schema request (long reference §7.1). */
-export const SCHEMA_LIMITS = { maxBytes: 32 * 1024, maxDepth: 8, maxNodes: 512, name: /^[a-zA-Z0-9_-]{1,64}$/ } as const;
 
 export type FormatRequest =
   | { type: "json_object" }

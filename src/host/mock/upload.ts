@@ -3,14 +3,14 @@
  * PUT URL of the local server) then confirm. Every object is bound to the invoke that made it,
  * and its download URL is served by the local server.
  */
-import { UploadError } from "../../protocol/index.js";
+import { INLINE_UPLOAD_MAX_BYTES, UploadError } from "../../protocol/index.js";
 import { QuotaExceeded, type BlobStore } from "./blobs.js";
 import { iso, ruleAnswer, type Call, type HostEnv } from "./call.js";
 import { refuse, type Params } from "./params.js";
 import type { Answer } from "./types.js";
 import { remember } from "./bounded.js";
 
-export const UPLOAD_LIMITS = { inlineBytes: 8 * 1024 * 1024, fileBytes: 100 * 1024 * 1024, ttlS: 3600, purposes: ["image_input", "image_reference", "user_artifact"] } as const;
+export const UPLOAD_LIMITS = { inlineBytes: INLINE_UPLOAD_MAX_BYTES, fileBytes: 100 * 1024 * 1024, ttlS: 3600, purposes: ["image_input", "image_reference", "user_artifact"] } as const;
 const MIME = /^[\w.+-]+\/[\w.+-]+$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

@@ -6,11 +6,8 @@ import { sign_message, summarize, text_stats } from "../src/tools.js";
 
 function fakeContext(options: { credentials?: Record<string, string>; sample?: (req: SampleRequest) => Promise<SampleResult> } = {}): ToolContext {
   const unused = () => Promise.reject(new Error("not used in this test"));
-  const host: HostClient = {
-    request: unused,
-    sample: options.sample ?? unused,
-    storage: { get: unused, set: unused, delete: unused, list: unused },
-  };
+  // Only what the tools use; any other host service fails the test.
+  const host = { request: unused, sample: options.sample ?? unused } as Partial<HostClient> as HostClient;
   return {
     tool: "test",
     invokeId: "inv-1",
@@ -119,7 +116,7 @@ describe("summarize", () => {
     const ctx = fakeContext({
       sample: async (req) => {
         requests.push(req);
-        return { role: "assistant", content: { type: "text", text: "Short." }, model: "test-model" };
+        return { role: "assistant", content: { type: "text", text: "Short." }, model: "test-model", text: "Short.", structuredValid: false, downgraded: false };
       },
     });
     assert.deepEqual(await summarize({ text: "A long text.", max_words: 10 }, ctx), { summary: "Short.", model: "test-model" });
@@ -139,7 +136,7 @@ describe("summarize", () => {
     const ctx = fakeContext({
       sample: async (req) => {
         seen.push(req.maxTokens);
-        return { content: { type: "text", text: "" }, model: "m" };
+        return { content: { type: "text", text: "" }, model: "m", text: "", structuredValid: false, downgraded: false };
       },
     });
     for (const max_words of [1, 50, 5000]) await summarize({ text: "t", max_words }, ctx);

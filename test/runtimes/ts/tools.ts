@@ -1,6 +1,6 @@
 /** The test-only tools, as test/runtimes/test-plugin.json declares them; the same in every language. */
 import { setTimeout as sleep } from "node:timers/promises";
-import { ToolError, type ToolContext } from "../../../templates/ts/src/executa/index.js";
+import { HostError, ToolError, withDisplay, type HostClient, type SampleResult, type ToolContext } from "../../../templates/ts/src/executa/index.js";
 
 export const echo = (args: Record<string, unknown>) => args;
 
@@ -63,7 +63,51 @@ export function print() {
 
 export const lone_surrogate = () => ({ text: "a\ud800b" });
 
-/** The typed host-service helpers by name (docs/runtime-contract.md, the test tools). */
-export function service({ call }: { call: string; args?: Record<string, unknown> }): never {
-  throw new ToolError(`service: no helper named ${JSON.stringify(call)} yet`);
+type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** `args.text` as UTF-8, or `args.size` bytes of x. */
+const bytesOf = (args: Args) => (typeof args.text === "string" ? Buffer.from(args.text, "utf8") : Buffer.alloc(Number(args.size ?? 0), "x"));
+
+const sampled = (r: SampleResult) => ({ text: r.text, structured_valid: r.structuredValid, downgraded: r.downgraded, parsed: r.parsed ?? null });
+
+/** Each `service` call: the helper it runs and the normalised result (docs/runtime-contract.md, the test tools). */
+const SERVICE_CALLS: Record<string, (host: HostClient, args: Args) => Promise<unknown> | unknown> = {
+  sample: async (host, args) => sampled(await host.sample(args)),
+  "agent.complete": async (host, args) => sampled(await host.agent.complete(args)),
+  "agent.create": async (host, args) => ({ uuid: (await host.agent.create(args)).uuid }),
+  "agent.run": async (host, args) => {
+    const run = await host.agent.session(args.uuid).run(args.content, args);
+    return { run_id: run.runId, text: run.text, warnings: run.warnings, events: run.frames.map((f) => f.event) };
+  },
+  "agent.cancel": (host, args) => host.agent.session(args.uuid).cancel(args.runId, args),
+  "agent.history": (host, args) => host.agent.session(args.uuid).history(args),
+  "agent.refresh": (host, args) => host.agent.session(args.uuid).refresh(args),
+  "agent.delete": (host, args) => host.agent.session(args.uuid).delete(args),
+  "agent.list": (host, args) => host.agent.list(args),
+  "embeddings.create": async (host, args) => ({ vectors: (await host.embeddings.create(args.input, args)).vectors }),
+  "image.generate": (host, args) => host.image.generate(args as never),
+  "image.edit": (host, args) => host.image.edit(args as never),
+  upload: (host, args) => host.upload(bytesOf(args), args as never),
+  "files.upload": (host, args) => host.files.upload(args.path, bytesOf(args), args),
+  "files.downloadUrl": (host, args) => host.files.downloadUrl(args.path, args),
+  "files.list": (host, args) => host.files.list(args),
+  "files.delete": (host, args) => host.files.delete(args.path, args),
+  "storage.get": (host, args) => host.storage.get(args.key, args),
+  "storage.set": (host, args) => host.storage.set(args.key, args.value, args),
+  "storage.delete": (host, args) => host.storage.delete(args.key, args),
+  "storage.list": (host, args) => host.storage.list(args),
+  display: (_host, args) => withDisplay(args.data, args.display),
+};
+
+/** The typed host-service helpers by name: `{result}`, or `{error: {code, code_name, message}}` for a HostError (or the display helper's TypeError). */
+export async function service({ call, args = {} }: { call: string; args?: Args }, ctx: ToolContext) {
+  const helper = Object.hasOwn(SERVICE_CALLS, call) ? SERVICE_CALLS[call]! : undefined;
+  if (helper === undefined) throw new ToolError(`service: no helper named ${JSON.stringify(call)}`);
+  try {
+    return { result: await helper(ctx.host, args) };
+  } catch (error) {
+    if (error instanceof HostError) return { error: { code: error.code, code_name: error.codeName, message: error.message } };
+    if (error instanceof TypeError && call === "display") return { error: { code: 0, code_name: "TypeError", message: error.message } };
+    throw error;
+  }
 }

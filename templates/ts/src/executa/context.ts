@@ -43,7 +43,7 @@ export class InvokeContext implements ToolContext {
   }
 
   get host(): HostClient {
-    return (this.hostClient ??= this.channel.client(this.invokeId, this.deadlineMs));
+    return (this.hostClient ??= this.channel.client(this.invokeId, this.deadlineMs, (message) => this.log(message)));
   }
 
   log(...args: unknown[]): void {

@@ -246,7 +246,7 @@ export class Dispatcher {
 function expectedFailure(value: unknown): string | undefined {
   try {
     if (value instanceof ToolError) return String(value.message);
-    if (value instanceof HostError) return `${value.method} failed: [${value.code}] ${value.message}`;
+    if (value instanceof HostError) return `${value.method} failed: [${value.code} ${value.codeName}] ${value.message}`;
   } catch {}
   return undefined;
 }

@@ -1,50 +1,37 @@
 /**
- * The host client: reverse requests (plugin -> host) on behalf of one invoke, correlated by id,
- * each stamped with the invoke's id and bounded by its deadline.
+ * The host channel: reverse requests (plugin -> host) on behalf of one invoke, correlated by id,
+ * each stamped with the invoke's id and bounded by its deadline. The typed helpers built on it
+ * are in client.ts.
  */
-import { HostCode, HostError } from "./errors.js";
+import { hostClient } from "./client.js";
+import { HostError } from "./errors.js";
 import { randomHex } from "./ids.js";
-import type { HostClient, Manifest, SampleRequest, SampleResult, StorageOptions } from "./types.js";
+import { codeName, ruleFor } from "./namespaces.js";
+import type { HostClient, Manifest } from "./types.js";
 import { isObject } from "./validate.js";
 import type { FrameWriter } from "./writer.js";
 
-interface Namespace {
-  /** Manifest `host_capabilities`, any of which unlocks the method. */
-  capabilities: readonly string[];
-  timeoutMs: number;
-  timeoutCode: number;
-  /** The code of a local refusal (not negotiated, or the capability is missing). */
-  refusalCode: number;
-  refusal: string;
+const HOST_GONE = -32603;
+
+/** What the typed helpers build on: one invoke's reverse requests, its deadline and its log. */
+export interface InvokeRequests {
+  /** `host.request`: send one reverse request and wait for its result. */
+  request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<unknown>;
+  /** A HostError in the method's namespace, its code named. */
+  error(method: string, code: number, message: string): HostError;
+  /** The namespace's INVALID_REQUEST error, for what the host would refuse (raised before sending). */
+  invalid(method: string, message: string): HostError;
+  /** The namespace's TIMEOUT error. */
+  timeout(method: string, what: string, ms: number): HostError;
+  /** The invoke's deadline, Unix epoch ms. */
+  readonly deadlineMs: number;
+  /** A line on stderr, tagged with the tool and invoke. */
+  log(message: string): void;
 }
-
-const SAMPLING: Namespace = {
-  capabilities: ["llm.sample"],
-  timeoutMs: 90_000,
-  timeoutCode: HostCode.SamplingTimeout,
-  refusalCode: HostCode.SamplingNotNegotiated,
-  refusal: "NOT_NEGOTIATED",
-};
-const STORAGE: Namespace = {
-  capabilities: ["aps.kv", "storage.user", "storage.app", "storage.tool"],
-  timeoutMs: 30_000,
-  timeoutCode: HostCode.StorageTimeout,
-  refusalCode: HostCode.StorageNotGranted,
-  refusal: "NOT_GRANTED",
-};
-const OTHER: Namespace = { ...SAMPLING, capabilities: [] };
-
-function namespaceOf(method: string): Namespace {
-  if (method.startsWith("sampling/") || method === "agent/complete") return SAMPLING;
-  if (method.startsWith("storage/")) return STORAGE;
-  return OTHER;
-}
-
-const hostGone = (method: string) => new HostError(-32603, `HOST_GONE: stdin closed before the host answered ${method}`, { method });
 
 interface Pending {
   resolve(result: unknown): void;
-  reject(error: HostError): void;
+  reject(error: { code: number; message: string; data?: unknown }): void;
 }
 
 /** The plugin's side of reverse RPC: the pending table and the negotiated state. */
@@ -75,9 +62,12 @@ export class HostChannel {
     this.pending.delete(id as string);
     if (Object.hasOwn(frame, "error")) {
       const error = isObject(frame.error) ? frame.error : {};
-      const code = typeof error.code === "number" ? error.code : -32603;
-      const message = typeof error.message === "string" ? error.message : "the host answered with an error";
-      entry.reject(new HostError(code, message, { data: error.data }));
+      const valid = typeof error.code === "number" && typeof error.message === "string";
+      entry.reject(
+        valid
+          ? { code: error.code as number, message: error.message as string, data: error.data }
+          : { code: -32603, message: "the host answered with an error", data: error.data },
+      );
     } else {
       entry.resolve(frame.result);
     }
@@ -90,24 +80,24 @@ export class HostChannel {
     params: Record<string, unknown> = {},
     timeoutMs?: number,
   ): Promise<unknown> {
-    const ns = namespaceOf(method);
-    const refuse = (why: string) =>
-      Promise.reject(new HostError(ns.refusalCode, `${ns.refusal}: ${method} ${why}`, { method }));
+    const rule = ruleFor(method, params);
+    const ns = rule.namespace;
+    const fail = (code: number, message: string, data?: unknown) =>
+      new HostError(code, message, { method, data, codeName: codeName(ns, code, data) });
+    const refusal = ns.names.get(ns.refusalCode);
+    const refuse = (why: string) => Promise.reject(fail(ns.refusalCode, `${refusal}: ${method} ${why}`));
     if (!this.v2) {
       return refuse(
         "needs Executa protocol 2.0, and this host did not negotiate it (it sent no initialize with protocolVersion \"2.0\")",
       );
     }
-    if (ns.capabilities.length > 0 && !ns.capabilities.some((c) => this.capabilities.has(c))) {
-      return refuse(`needs "${ns.capabilities[0]}" in host_capabilities (executa.json), then run \`executa manifest\``);
+    if (rule.capabilities.length > 0 && !rule.capabilities.some((c) => this.capabilities.has(c))) {
+      return refuse(`needs "${rule.capabilities[0]}" in host_capabilities (executa.json), then run \`executa manifest\``);
     }
-    const wait = Math.min(timeoutMs ?? ns.timeoutMs, deadlineMs - Date.now());
-    const timedOut = () =>
-      new HostError(ns.timeoutCode, `TIMEOUT: no answer to ${method} within ${Math.max(0, Math.round(wait))} ms`, {
-        method,
-      });
+    const wait = Math.min(timeoutMs ?? rule.timeoutMs, deadlineMs - Date.now());
+    const timedOut = () => fail(ns.timeoutCode, `TIMEOUT: no answer to ${method} within ${Math.max(0, Math.round(wait))} ms`);
     if (wait <= 0) return Promise.reject(timedOut());
-    if (this.closed) return Promise.reject(hostGone(method));
+    if (this.closed) return Promise.reject(fail(HOST_GONE, `HOST_GONE: stdin closed before the host answered ${method}`));
 
     const id = randomHex();
     const metadata = isObject(params.metadata) ? params.metadata : {};
@@ -129,7 +119,7 @@ export class HostChannel {
         },
         reject: (error) => {
           clearTimeout(timer);
-          reject(new HostError(error.code, error.message, { method, data: error.data }));
+          reject(fail(error.code, error.message, error.data));
         },
       });
       this.writer.request(id, method, frameParams);
@@ -139,38 +129,28 @@ export class HostChannel {
   /** stdin closed: every request still waiting fails now (its answer can never come), and so does every new one. */
   close(): void {
     this.closed = true;
-    for (const entry of this.pending.values()) entry.reject(hostGone("the request"));
+    for (const entry of this.pending.values()) {
+      entry.reject({ code: HOST_GONE, message: "HOST_GONE: stdin closed before the host answered the request" });
+    }
     this.pending.clear();
   }
 
-  /** A host client bound to one invoke. */
-  client(invokeId: string, deadlineMs: number): HostClient {
-    const request = (method: string, params?: Record<string, unknown>, timeoutMs?: number) =>
-      this.request(invokeId, deadlineMs, method, params, timeoutMs);
-    const storage = (method: string, options: StorageOptions, params: Record<string, unknown>) =>
-      request(`storage/${method}`, { ...params, scope: options.scope ?? "tool" }, options.timeoutMs) as Promise<never>;
-    return {
-      request,
-      sample: (req: SampleRequest) => request("sampling/createMessage", samplingParams(req), req.timeoutMs) as Promise<SampleResult>,
-      storage: {
-        get: (key, options = {}) => storage("get", options, { key }),
-        set: (key, value, options = {}) =>
-          storage("set", options, { key, value, if_match: options.ifMatch, ttl_seconds: options.ttlSeconds }),
-        delete: (key, options = {}) => storage("delete", options, { key, if_match: options.ifMatch }),
-        list: (options = {}) =>
-          storage("list", options, { prefix: options.prefix, cursor: options.cursor, limit: options.limit, kind: options.kind }),
+  /** The host client of one invoke. */
+  client(invokeId: string, deadlineMs: number, log: (message: string) => void): HostClient {
+    const named = (method: string, code: number, message: string) =>
+      new HostError(code, message, { method, codeName: codeName(ruleFor(method, {}).namespace, code, undefined) });
+    const requests: InvokeRequests = {
+      request: (method, params, timeoutMs) => this.request(invokeId, deadlineMs, method, params, timeoutMs),
+      error: named,
+      invalid: (method, message) => {
+        const code = ruleFor(method, {}).namespace.invalidCode;
+        return named(method, code, `INVALID_REQUEST: ${message}`);
       },
+      timeout: (method, what, ms) =>
+        named(method, ruleFor(method, {}).namespace.timeoutCode, `TIMEOUT: no answer to ${what} within ${Math.max(0, Math.round(ms))} ms`),
+      deadlineMs,
+      log,
     };
+    return hostClient(requests);
   }
-}
-
-function samplingParams(req: SampleRequest): Record<string, unknown> {
-  const messages = req.messages ?? [{ role: "user", content: { type: "text", text: req.prompt ?? "" } }];
-  const params: Record<string, unknown> = { messages, maxTokens: req.maxTokens ?? 1024 };
-  if (req.systemPrompt !== undefined) params.systemPrompt = req.systemPrompt;
-  if (req.temperature !== undefined) params.temperature = req.temperature;
-  if (req.stopSequences !== undefined) params.stopSequences = req.stopSequences;
-  if (req.modelPreferences !== undefined) params.modelPreferences = req.modelPreferences;
-  if (req.metadata !== undefined) params.metadata = req.metadata;
-  return params;
 }

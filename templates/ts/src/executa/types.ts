@@ -1,4 +1,9 @@
 /** The shapes the runtime works with: the manifest it serves, the bindings, the tool context. */
+import type { AgentClient } from "./agent.js";
+import type { EmbeddingsClient, ImageClient } from "./models.js";
+import type { SampleRequest, SampleResult } from "./sampling.js";
+import type { StorageClient } from "./storage.js";
+import type { Bytes, FilesClient, UploadOptions, UploadResult } from "./uploads.js";
 
 /**
  * A whole number. Use it for integer parameters: `executa manifest` maps it to `"integer"`.
@@ -56,47 +61,7 @@ export type Binding =
 /** Tool name -> binding. `executa manifest` writes this into `src/executa.bindings.ts`. */
 export type Bindings = Record<string, Binding>;
 
-/** One message of a sampling request. */
-export interface SamplingMessage {
-  role: "user" | "assistant" | "system";
-  content: { type: "text"; text: string };
-}
-
-/** The arguments of `ctx.host.sample`: give `messages`, or a `prompt` that becomes one user message. */
-export interface SampleRequest {
-  messages?: SamplingMessage[];
-  prompt?: string;
-  /** Defaults to 1024; the host caps it at 8192. */
-  maxTokens?: number;
-  systemPrompt?: string;
-  temperature?: number;
-  stopSequences?: string[];
-  modelPreferences?: Record<string, unknown>;
-  metadata?: Record<string, unknown>;
-  /** How long to wait for the host, in ms (90 s by default, never past the invoke's deadline). */
-  timeoutMs?: number;
-}
-
-/** The `sampling/createMessage` result. */
-export interface SampleResult {
-  role?: string;
-  content: { type: string; text?: string; [key: string]: unknown };
-  model?: string;
-  stopReason?: string;
-  usage?: Record<string, number>;
-  [key: string]: unknown;
-}
-
-export type StorageScope = "tool" | "user" | "app";
-
-export interface StorageOptions {
-  /** `"tool"` (private to this plugin and user) by default. */
-  scope?: StorageScope;
-  /** How long to wait for the host, in ms (30 s by default, never past the invoke's deadline). */
-  timeoutMs?: number;
-}
-
-/** The plugin -> host reverse requests, on behalf of the current invoke. */
+/** The plugin -> host reverse requests, on behalf of the current invoke (docs/host-services.md). */
 export interface HostClient {
   /**
    * Send a reverse request and wait for its result. Throws `HostError` when the host answers
@@ -106,19 +71,18 @@ export interface HostClient {
   request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<unknown>;
   /** `sampling/createMessage`: ask the host's language model. Needs `llm.sample`. */
   sample(request: SampleRequest): Promise<SampleResult>;
-  /** `storage/*`: the host's key-value store. Needs `aps.kv`. */
-  readonly storage: {
-    get(key: string, options?: StorageOptions): Promise<{ value: unknown; etag?: string; exists: boolean }>;
-    set(
-      key: string,
-      value: unknown,
-      options?: StorageOptions & { ifMatch?: string; ttlSeconds?: number },
-    ): Promise<{ etag?: string; generation?: number; size_bytes?: number }>;
-    delete(key: string, options?: StorageOptions & { ifMatch?: string }): Promise<{ deleted: boolean }>;
-    list(
-      options?: StorageOptions & { prefix?: string; cursor?: string; limit?: number; kind?: "kv" | "file" },
-    ): Promise<{ items: unknown[]; next_cursor?: string | null }>;
-  };
+  /** `agent/*`: one-shot completions (`llm.sample`) and agent sessions (`llm.agent.auto`). */
+  readonly agent: AgentClient;
+  /** `embeddings/create`. Needs `llm.embed`. */
+  readonly embeddings: EmbeddingsClient;
+  /** `image/generate` (`llm.image`) and `image/edit` (`llm.image.edit`). */
+  readonly image: ImageClient;
+  /** `host/uploadFile`: a transient upload with a download URL. Needs `host.upload`. */
+  upload(bytes: Bytes, options: UploadOptions): Promise<UploadResult>;
+  /** `files/*`: the host's object storage. Needs `aps.files`. */
+  readonly files: FilesClient;
+  /** `storage/*`: the host's key-value store. Needs `aps.kv` (or `storage.tool`, `storage.user`, `storage.app`). */
+  readonly storage: StorageClient;
 }
 
 /** What a tool receives as its last argument. */
@@ -131,7 +95,7 @@ export interface ToolContext {
   readonly deadlineMs: number;
   /** A credential: `context.credentials[name]`, else the environment variable `name`, else undefined. */
   credential(name: string): string | undefined;
-  /** Reverse requests to the host (sampling, storage), stamped with this invoke's id. */
+  /** Reverse requests to the host (every host service), stamped with this invoke's id. */
   readonly host: HostClient;
   /** Write a line to stderr (the host's log), tagged with the tool and invoke id. */
   log(...args: unknown[]): void;
