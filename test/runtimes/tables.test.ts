@@ -9,16 +9,29 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { runVectors, type Vector } from "../../src/conform/vectors.js";
-import { capabilitiesForMethod, clientCapabilitiesFor, HOST_CAPABILITIES, RpcError, SamplingError, StorageError } from "../../src/protocol/index.js";
+import {
+  AgentError, capabilitiesForMethod, clientCapabilitiesFor, EmbeddingsError, HOST_CAPABILITIES, ImageError, RpcError, SamplingError, StorageError, UploadError,
+} from "../../src/protocol/index.js";
 import { goPlugin, pythonPlugin, TEMPLATES, tsPlugin } from "./helpers.js";
 
 const CAPABILITIES = Object.keys(HOST_CAPABILITIES);
 const have = (program: string, arg = "--version") => spawnSync(program, [arg]).status === 0;
 
+/** `host` holds the runtime's namespace table; `everyService` says it covers every namespace of docs/host-services.md. */
 const RUNTIMES = [
-  { name: "TypeScript", launch: tsPlugin, skip: false as string | false, errors: "ts/src/executa/errors.ts", host: "ts/src/executa/host.ts" },
-  { name: "Python", launch: pythonPlugin, skip: !have("python3") && "python3 is not installed", errors: "python/__pyModule__/executa/errors.py", host: "python/__pyModule__/executa/host.py" },
-  { name: "Go", launch: goPlugin, skip: !have("go", "version") && "go is not installed", errors: "go/internal/executa/errors.go", host: "go/internal/executa/host.go" },
+  { name: "TypeScript", launch: tsPlugin, skip: false as string | false, errors: "ts/src/executa/errors.ts", host: "ts/src/executa/host.ts", everyService: false },
+  { name: "Python", launch: pythonPlugin, skip: !have("python3") && "python3 is not installed", errors: "python/__pyModule__/executa/errors.py", host: "python/__pyModule__/executa/namespaces.py", everyService: true },
+  { name: "Go", launch: goPlugin, skip: !have("go", "version") && "go is not installed", errors: "go/internal/executa/errors.go", host: "go/internal/executa/host.go", everyService: false },
+];
+
+/** A method of each namespace row of docs/host-services.md, by the first capability on its row of a runtime's table. */
+const SERVICE_METHODS: [string, string][] = [
+  ["llm.agent.auto", "agent/session.run"],
+  ["aps.files", "files/list"],
+  ["host.upload", "host/uploadFile"],
+  ["llm.image", "image/generate"],
+  ["llm.image.edit", "image/edit"],
+  ["llm.embed", "embeddings/create"],
 ];
 
 /** Every error code a runtime may name, in the runtime's naming (SAMPLING_NOT_GRANTED), from src/protocol. */
@@ -31,6 +44,10 @@ const PROTOCOL_CODES = new Map<string, number>([
   ["SHUTTING_DOWN", RpcError.ShuttingDown],
   ...Object.entries(SamplingError).map(([k, v]) => [`SAMPLING_${k}`, v] as [string, number]),
   ...Object.entries(StorageError).map(([k, v]) => [`STORAGE_${k}`, v] as [string, number]),
+  ...Object.entries(AgentError).map(([k, v]) => [`AGENT_${k}`, v] as [string, number]),
+  ...Object.entries(ImageError).map(([k, v]) => [`IMAGE_${k}`, v] as [string, number]),
+  ...Object.entries(UploadError).map(([k, v]) => [`UPLOAD_${k}`, v] as [string, number]),
+  ...Object.entries(EmbeddingsError).map(([k, v]) => [`EMBEDDINGS_${k}`, v] as [string, number]),
 ]);
 
 /** `CodeSamplingNotGranted`, `SamplingNotGranted`, `SAMPLING_NOT_GRANTED` -> `SAMPLING_NOT_GRANTED`. */
@@ -59,6 +76,19 @@ for (const runtime of RUNTIMES) {
       const source = readFileSync(join(TEMPLATES, runtime.host), "utf8");
       assert.deepEqual(namespaceCapabilities(source, "aps.kv"), capabilitiesForMethod("storage/get").sort());
       assert.deepEqual(namespaceCapabilities(source, "llm.sample"), capabilitiesForMethod("sampling/createMessage").sort());
+    });
+
+    const partial = !runtime.everyService && "this runtime does not cover every host service yet";
+    test("it names every error code of every namespace", { skip: partial }, () => {
+      const found = new Map(codesIn(readFileSync(join(TEMPLATES, runtime.errors), "utf8")));
+      for (const [name, code] of PROTOCOL_CODES) assert.equal(found.get(name), code, `${runtime.errors} lacks ${name} = ${code}`);
+    });
+
+    test("the capabilities that unlock every other service are the protocol's", { skip: partial }, () => {
+      const source = readFileSync(join(TEMPLATES, runtime.host), "utf8");
+      for (const [capability, method] of SERVICE_METHODS) {
+        assert.deepEqual(namespaceCapabilities(source, capability), capabilitiesForMethod(method).sort(), method);
+      }
     });
 
     test("initialize advertises each host capability as protocol/capabilities.ts says", async () => {
