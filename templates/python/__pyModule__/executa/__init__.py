@@ -9,14 +9,14 @@ Public API::
 
     run(manifest_path=..., bindings=BINDINGS)   # or run(manifest={...}, bindings=...)
     @tool / @tool(timeout=10) / @tool(name="other_name")
-    ToolError, HostError, ToolContext, HostClient, with_display
+    ToolError, HostError, ToolContext, with_display
+    ctx.host: the host client (executa.client.HostClient)
 """
 
-from .client import HostClient
 from .context import ToolContext
 from .decorator import tool
 from .display import with_display
 from .errors import HostError, ToolError
 from .run import run
 
-__all__ = ["run", "tool", "ToolError", "HostError", "ToolContext", "HostClient", "with_display"]
+__all__ = ["run", "tool", "ToolError", "HostError", "ToolContext", "with_display"]

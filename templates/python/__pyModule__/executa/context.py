@@ -7,10 +7,9 @@ import os
 import sys
 import time
 
-from typing import TYPE_CHECKING
-
 from .jsjson import number_text
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
 if TYPE_CHECKING:
     from .client import HostClient
 

@@ -11,6 +11,10 @@ from .errors import INTERNAL_ERROR, HostError
 from .ids import random_hex
 from .namespaces import code_name, rule_for
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
+if TYPE_CHECKING:
+    from .client import HostClient
+
 _HOST_GONE = INTERNAL_ERROR
 
 
@@ -115,9 +119,9 @@ class HostChannel:
             entry.error = (_HOST_GONE, "HOST_GONE: stdin closed before the host answered the request", None)
             entry.done.set()
 
-    def client(self, invoke_id: str, deadline_ms: float, log):
+    def client(self, invoke_id: str, deadline_ms: float, log) -> HostClient:
         """The host client of one invoke (``ctx.host``)."""
-        from .client import HostClient
+        from .client import HostClient  # the helpers load on a tool's first ctx.host: start-up stays light
 
         return HostClient(InvokeRequests(self, invoke_id, deadline_ms, log))
 

@@ -3,18 +3,16 @@ unlock each method, how long to wait for it, and the codes of its namespace."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from . import errors
 from .errors import INVALID_PARAMS
 
 
-@dataclass(frozen=True)
 class Namespace:
-    names: dict  # code -> its name in this namespace (HostError.code_name)
-    refusal_code: int  # a local refusal: protocol 2.0 not negotiated, or the manifest lacks the capability
-    timeout_code: int
-    invalid_code: int  # what the host would refuse, known before sending (a schema over the limits, a bad scope)
+    def __init__(self, names: dict, refusal_code: int, timeout_code: int, invalid_code: int) -> None:
+        self.names = names  # code -> its name in this namespace (HostError.code_name)
+        self.refusal_code = refusal_code  # a local refusal: protocol 2.0 not negotiated, or the manifest lacks the capability
+        self.timeout_code = timeout_code
+        self.invalid_code = invalid_code  # what the host would refuse, known before sending (a schema over the limits, a bad scope)
 
 
 SAMPLING = Namespace(errors.code_names("SAMPLING"), errors.SAMPLING_NOT_NEGOTIATED, errors.SAMPLING_TIMEOUT, errors.SAMPLING_INVALID_REQUEST)
@@ -33,11 +31,11 @@ EMBEDDINGS = Namespace(
 )
 
 
-@dataclass(frozen=True)
 class MethodRule:
-    namespace: Namespace
-    capabilities: tuple  # manifest host_capabilities, any of which unlocks the method (none: no namespace)
-    timeout_s: float  # the default wait
+    def __init__(self, namespace: Namespace, capabilities: tuple, timeout_s: float) -> None:
+        self.namespace = namespace
+        self.capabilities = capabilities  # manifest host_capabilities, any of which unlocks the method (none: no namespace)
+        self.timeout_s = timeout_s  # the default wait
 
 
 _AGENT_SESSION = ("llm.agent.auto",)

@@ -7,9 +7,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-import socket
-import urllib.error
-import urllib.request
 from typing import TypedDict, Union
 
 from .errors import STORAGE_UPSTREAM, UPLOAD_STORAGE_ERROR
@@ -62,6 +59,9 @@ def _put(r, method: str, fail_code: int, offer, data: bytes, timeout: float | No
     wait = min(PUT_TIMEOUT_S if timeout is None else timeout, r.seconds_left())
     if wait <= 0:
         raise r.timeout(method, "the PUT of the bytes", wait)
+    import urllib.error  # only for a PUT: keeps start-up light
+    import urllib.request
+
     request = urllib.request.Request(url, data=data, headers=headers, method="PUT")
     try:
         with urllib.request.urlopen(request, timeout=wait) as response:
@@ -69,11 +69,11 @@ def _put(r, method: str, fail_code: int, offer, data: bytes, timeout: float | No
             status, etag = response.status, response.headers.get("ETag")
     except urllib.error.HTTPError as err:
         status, etag = err.code, None
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         raise r.timeout(method, "the PUT of the bytes", wait) from None
     except (urllib.error.URLError, OSError) as err:
         reason = getattr(err, "reason", err)
-        if isinstance(reason, (TimeoutError, socket.timeout)):
+        if isinstance(reason, TimeoutError):
             raise r.timeout(method, "the PUT of the bytes", wait) from None
         raise r.error(method, fail_code, f"the PUT of the bytes failed: {reason}") from None
     if status not in (200, 201):
