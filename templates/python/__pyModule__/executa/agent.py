@@ -37,12 +37,16 @@ def _list(value) -> list:
     return value if isinstance(value, list) else []
 
 
+def _str(value) -> str:
+    return value if isinstance(value, str) else ""
+
+
 def _run_of(result, log) -> AgentRun:
     r = result if isinstance(result, dict) else {}
     frames = [f for f in _list(r.get("frames")) if isinstance(f, dict)]
     meta = next((f for f in frames if f.get("event") == "run_meta"), None)
-    warnings = [w for w in _list(meta.get("warnings") if meta else None) if isinstance(w, dict)]
-    run_id = r.get("run_id") if isinstance(r.get("run_id"), str) else ""
+    warnings: list = [w for w in _list(meta.get("warnings") if meta else None) if isinstance(w, dict)]
+    run_id = _str(r.get("run_id"))
     for w in warnings:
         log(f"agent run {run_id}: warning {w.get('code')}: {w.get('message')}")
     final = r.get("final")
@@ -54,8 +58,16 @@ def _run_of(result, log) -> AgentRun:
         text = "".join(
             f["text"] for f in frames if f.get("event") in ("token", "delta", "message") and isinstance(f.get("text"), str)
         )
-    stream_id = r.get("stream_id") if isinstance(r.get("stream_id"), str) else ""
-    return {**r, "run_id": run_id, "stream_id": stream_id, "frames": frames, "final": final, "meta": meta, "warnings": warnings, "text": text}
+    return {
+        **r,
+        "run_id": run_id,
+        "stream_id": _str(r.get("stream_id")),
+        "frames": frames,
+        "final": final,
+        "meta": meta,
+        "warnings": warnings,
+        "text": text,
+    }
 
 
 class AgentSession:
@@ -95,7 +107,13 @@ class AgentSession:
             system_prompt: A system prompt for this turn only.
             timeout: Seconds to wait; 300 by default.
         """
-        params = {"content": content, "attachments": attachments, "recursion_limit": recursion_limit, "run_id": run_id, "systemPrompt": system_prompt}
+        params = {
+            "content": content,
+            "attachments": attachments,
+            "recursion_limit": recursion_limit,
+            "run_id": run_id,
+            "systemPrompt": system_prompt,
+        }
         return _run_of(self._call("run", params, timeout), self._r.log)
 
     def cancel(self, run_id: str, *, timeout: float | None = None) -> dict:

@@ -49,7 +49,7 @@ class ToolContext:
         self.deadline_ms = time.time() * 1000 + DEFAULT_TIMEOUT_S * 1000 if deadline_ms is None else deadline_ms
         self._credentials = credentials or {}
         self._channel = channel
-        self._host = None
+        self._host: HostClient | None = None
 
     @classmethod
     def from_invoke(cls, tool: dict, params: dict, channel) -> ToolContext:

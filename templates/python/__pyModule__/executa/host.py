@@ -23,8 +23,8 @@ class _Pending:
 
     def __init__(self) -> None:
         self.done = threading.Event()
-        self.result = None
-        self.error = None  # (code, message, data)
+        self.result: object = None
+        self.error: tuple | None = None  # (code, message, data)
 
 
 class HostChannel:

@@ -29,6 +29,11 @@ def _given(members: dict) -> dict:
     return {k: v for k, v in members.items() if v is not None}
 
 
+def _index(item: dict) -> float:
+    index = item.get("index")
+    return index if isinstance(index, (int, float)) else 0
+
+
 class Embeddings:
     """``embeddings/create`` (``ctx.host.embeddings``; needs ``llm.embed``)."""
 
@@ -52,9 +57,9 @@ class Embeddings:
             raise self._r.invalid(method, f"input[{bad}] is not a string")
         answer = self._r.request(method, {"input": list(items), **_given({"model": model})}, timeout)
         result = answer if isinstance(answer, dict) else {}
-        data = [d for d in result.get("data") if isinstance(d, dict)] if isinstance(result.get("data"), list) else []
-        ordered = sorted(data, key=lambda d: d.get("index") if isinstance(d.get("index"), (int, float)) else 0)
-        return {**result, "data": data, "vectors": [d.get("embedding") for d in ordered]}
+        given = result.get("data")
+        data = [d for d in given if isinstance(d, dict)] if isinstance(given, list) else []
+        return {**result, "data": data, "vectors": [d.get("embedding") for d in sorted(data, key=_index)]}
 
 
 class Images:

@@ -15,7 +15,9 @@ class Namespace:
         self.invalid_code = invalid_code  # what the host would refuse, known before sending (a schema over the limits, a bad scope)
 
 
-SAMPLING = Namespace(errors.code_names("SAMPLING"), errors.SAMPLING_NOT_NEGOTIATED, errors.SAMPLING_TIMEOUT, errors.SAMPLING_INVALID_REQUEST)
+SAMPLING = Namespace(
+    errors.code_names("SAMPLING"), errors.SAMPLING_NOT_NEGOTIATED, errors.SAMPLING_TIMEOUT, errors.SAMPLING_INVALID_REQUEST
+)
 # agent/session.* shares sampling's timeout and refusal codes
 AGENT = Namespace(
     {**errors.code_names("AGENT"), errors.SAMPLING_TIMEOUT: "TIMEOUT", errors.SAMPLING_NOT_NEGOTIATED: "NOT_NEGOTIATED"},

@@ -16,7 +16,10 @@ SCHEMA_MAX_DEPTH = 8  # nested subschemas, the root is level 1
 SCHEMA_MAX_NODES = 512  # subschemas, the root included
 
 # Keywords whose value is one subschema (``items`` may also be a list), a list of them, or a map of them.
-_ONE = ("additionalProperties", "items", "not", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "if", "then", "else", "additionalItems")
+_ONE = (
+    "additionalProperties", "items", "not", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+    "if", "then", "else", "additionalItems",
+)
 _LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
 _MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 
@@ -123,6 +126,10 @@ def _checked_format(r, method: str, format) -> dict:
     return {**format, "json_schema": {**js, "strict": strict if isinstance(strict, bool) else True}}
 
 
+def _object(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
 def _no_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
@@ -140,12 +147,10 @@ def request_params(r, method: str, messages, prompt, max_tokens, optional: dict)
 
 def sample(r, method: str, params: dict, timeout: float | None) -> SampleResult:
     """Sends a sampling request (``sampling/createMessage`` or ``agent/complete``) and reads its result."""
-    answer = r.request(method, params, timeout)
-    result = answer if isinstance(answer, dict) else {}
-    content = result.get("content") if isinstance(result.get("content"), dict) else {}
-    text = content.get("text") if isinstance(content.get("text"), str) else ""
-    meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
-    format_meta = meta.get("responseFormat") if isinstance(meta.get("responseFormat"), dict) else {}
+    result = _object(r.request(method, params, timeout))
+    content = _object(result.get("content"))
+    text = content["text"] if isinstance(content.get("text"), str) else ""
+    format_meta = _object(_object(result.get("_meta")).get("responseFormat"))
     structured_valid = format_meta.get("structuredValid") is True
     parsed = None
     if "responseFormat" in params and structured_valid:

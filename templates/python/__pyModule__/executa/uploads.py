@@ -125,15 +125,16 @@ class Files:
         """``files/upload_begin``, a PUT of the bytes, ``files/upload_complete``; returns the host's confirmation."""
         data = _bytes(data)
         begin = "files/upload_begin"
-        scope = scope_of(self._r, begin, scope)
+        where = {"path": path, "scope": scope_of(self._r, begin, scope)}
         content = _given({"content_type": content_type})
-        params = {"path": path, "scope": scope, "size_bytes": len(data), **content, **_given({"metadata": metadata})}
-        offer = self._r.request(begin, params, timeout)
+        offer = self._r.request(begin, {**where, "size_bytes": len(data), **content, **_given({"metadata": metadata})}, timeout)
         etag = _put(self._r, begin, STORAGE_UPSTREAM, offer, data, timeout)
-        complete = {"path": path, "scope": scope, **_given({"etag": etag}), "size_bytes": len(data), **content}
+        complete = {**where, **_given({"etag": etag}), "size_bytes": len(data), **content}
         return self._r.request("files/upload_complete", complete, timeout)
 
-    def download_url(self, path: str, *, scope: StorageScope = "tool", expires_in: int | None = None, timeout: float | None = None) -> DownloadUrl:
+    def download_url(
+        self, path: str, *, scope: StorageScope = "tool", expires_in: int | None = None, timeout: float | None = None
+    ) -> DownloadUrl:
         """``files/download_url``: ``{url, expires_at}``, a URL that reads the file for ``expires_in`` seconds."""
         method = "files/download_url"
         expires = _given({"expires_in": expires_in, "ttl_seconds": expires_in})
