@@ -34,7 +34,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/agent.py",
         "template": "__pyModule__/executa/agent.py",
-        "sha256": "11cdf96d0e8bfadb291946324991693282e4d4362e65c7ed99ae89e305fd3c0c"
+        "sha256": "8008fb68d4c6b0c3930e016b3996478bcebd5d6d1d7f7e72029b84d242b71a20"
       },
       {
         "path": "__pyModule__/executa/client.py",
@@ -44,7 +44,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/context.py",
         "template": "__pyModule__/executa/context.py",
-        "sha256": "45ea93593e4e1573150207ea568c61c1666ce621c7c0c3e0f531fd1e2b8d11a1"
+        "sha256": "0712481d9050ba72a81c1dbc5992191d89f5cfe7622b180a64395f893e638f7d"
       },
       {
         "path": "__pyModule__/executa/decorator.py",
@@ -79,7 +79,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/host.py",
         "template": "__pyModule__/executa/host.py",
-        "sha256": "343e7ca925925e3c08eddbb32d45a20bc589be6cd6c30f9f847595f13987ed91"
+        "sha256": "23db80a04abd34481ffd8e98f59a94405bc12a83c8c3ff27830e5263cc2d7e8d"
       },
       {
         "path": "__pyModule__/executa/ids.py",
@@ -94,12 +94,12 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/models.py",
         "template": "__pyModule__/executa/models.py",
-        "sha256": "f11aa4f27e0d5c0fad3fd5473c573a6d55372e0b6e0c95803779f2ed800d9cff"
+        "sha256": "2b6f4f3a8ca4ae748fa8d8d0bd1371762954fe10fb121fef39d9dd4fa88ea517"
       },
       {
         "path": "__pyModule__/executa/namespaces.py",
         "template": "__pyModule__/executa/namespaces.py",
-        "sha256": "9aa7f5907195cdd4bf841bd9dd09d947f3e077934d928226bf582fafb8501759"
+        "sha256": "783a44a91413795bfb7cfb0a50bc8bceef88f1caddb8b1dbbcf1d5dfec1f602b"
       },
       {
         "path": "__pyModule__/executa/run.py",
@@ -109,7 +109,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/sampling.py",
         "template": "__pyModule__/executa/sampling.py",
-        "sha256": "3ae4623cad5a51213a67ffb38c22e1b3942c7a66f5c0a57b041faf4d7a772066"
+        "sha256": "fa6a7ee88e74facc4055ba6e69e32822bb706047be4e283b15bee26d6e67b105"
       },
       {
         "path": "__pyModule__/executa/stdio.py",
@@ -129,7 +129,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/uploads.py",
         "template": "__pyModule__/executa/uploads.py",
-        "sha256": "b6f9d0364a0d36ef7d7982c0d737207f97ada84c1bb31df4a4fe20526487224c"
+        "sha256": "d67edd323f2623c586b169699aac0fc32dd5841b7a18bbf8dd0601e9e0577fc4"
       },
       {
         "path": "__pyModule__/executa/validate.py",
