@@ -129,7 +129,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/uploads.py",
         "template": "__pyModule__/executa/uploads.py",
-        "sha256": "d67edd323f2623c586b169699aac0fc32dd5841b7a18bbf8dd0601e9e0577fc4"
+        "sha256": "09553d032961e7ffedd948b1f6276c54553786d03bb6de3edae6a759d71bbbc3"
       },
       {
         "path": "__pyModule__/executa/validate.py",

@@ -69,6 +69,7 @@ def _put(r, method: str, fail_code: int, offer, data: bytes, timeout: float | No
             status, etag = response.status, response.headers.get("ETag")
     except urllib.error.HTTPError as err:
         status, etag = err.code, None
+        err.close()
     except TimeoutError:
         raise r.timeout(method, "the PUT of the bytes", wait) from None
     except (urllib.error.URLError, OSError) as err:
