@@ -29,12 +29,22 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/__init__.py",
         "template": "__pyModule__/executa/__init__.py",
-        "sha256": "0e6c4042de18399bf850434296e43dd11557aec83f7f0c2d2a6aedd53dabdf0e"
+        "sha256": "14cec32de20ef9eda311c655b2815bac868db0d2b0f48ac95bc9c729672da818"
+      },
+      {
+        "path": "__pyModule__/executa/agent.py",
+        "template": "__pyModule__/executa/agent.py",
+        "sha256": "8008fb68d4c6b0c3930e016b3996478bcebd5d6d1d7f7e72029b84d242b71a20"
+      },
+      {
+        "path": "__pyModule__/executa/client.py",
+        "template": "__pyModule__/executa/client.py",
+        "sha256": "1a0edab429a575d2dce731c9d75d54d17ce6f0bf1872b5e98027544e5de32def"
       },
       {
         "path": "__pyModule__/executa/context.py",
         "template": "__pyModule__/executa/context.py",
-        "sha256": "a2ef363d035c3a675c2335dc4aa2473343d292e83bd0d04d8c425ba95e269cbe"
+        "sha256": "0712481d9050ba72a81c1dbc5992191d89f5cfe7622b180a64395f893e638f7d"
       },
       {
         "path": "__pyModule__/executa/decorator.py",
@@ -49,12 +59,17 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/dispatch.py",
         "template": "__pyModule__/executa/dispatch.py",
-        "sha256": "52eb453523e7d6fa23bace475b37d396b75c2aa32f7601befc9cd74fe89246b6"
+        "sha256": "7cd76ef523850bf3e5c753fee960105debcc329729cdb01b1e0ac20eec5d88fb"
+      },
+      {
+        "path": "__pyModule__/executa/display.py",
+        "template": "__pyModule__/executa/display.py",
+        "sha256": "ebadbebba0bb1939096f0acf8b1b47e805b4f30d323cc3b003639aad567b3bdc"
       },
       {
         "path": "__pyModule__/executa/errors.py",
         "template": "__pyModule__/executa/errors.py",
-        "sha256": "83ede989f02bdde28ac210b65f1b4666ac0ab997fef69af676960c89d0412668"
+        "sha256": "60b088b4354bb5fc9fea4d4816c7bc7849cdf6cd6b3141a6bdee1739eb0128b7"
       },
       {
         "path": "__pyModule__/executa/framing.py",
@@ -64,7 +79,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       {
         "path": "__pyModule__/executa/host.py",
         "template": "__pyModule__/executa/host.py",
-        "sha256": "06f0ebabd6121c57b55c677c07e0e56fdff86d80d7546245388ba9fbb8473f2c"
+        "sha256": "23db80a04abd34481ffd8e98f59a94405bc12a83c8c3ff27830e5263cc2d7e8d"
       },
       {
         "path": "__pyModule__/executa/ids.py",
@@ -72,9 +87,29 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
         "sha256": "7815a6d7bcb2d0003dddb3fa2bff9cf4290bd1554a2b3f7a0bf75550b75349e8"
       },
       {
+        "path": "__pyModule__/executa/jsjson.py",
+        "template": "__pyModule__/executa/jsjson.py",
+        "sha256": "289e9194cfc8389dcd97d160b1bfb7eaf34dbb801dbecac65f2e1df6bfc17214"
+      },
+      {
+        "path": "__pyModule__/executa/models.py",
+        "template": "__pyModule__/executa/models.py",
+        "sha256": "2b6f4f3a8ca4ae748fa8d8d0bd1371762954fe10fb121fef39d9dd4fa88ea517"
+      },
+      {
+        "path": "__pyModule__/executa/namespaces.py",
+        "template": "__pyModule__/executa/namespaces.py",
+        "sha256": "783a44a91413795bfb7cfb0a50bc8bceef88f1caddb8b1dbbcf1d5dfec1f602b"
+      },
+      {
         "path": "__pyModule__/executa/run.py",
         "template": "__pyModule__/executa/run.py",
         "sha256": "e498de9860c5c59d494bca77ea15f197172ae397c161d4a4d8c860f914b16f64"
+      },
+      {
+        "path": "__pyModule__/executa/sampling.py",
+        "template": "__pyModule__/executa/sampling.py",
+        "sha256": "fa6a7ee88e74facc4055ba6e69e32822bb706047be4e283b15bee26d6e67b105"
       },
       {
         "path": "__pyModule__/executa/stdio.py",
@@ -85,6 +120,16 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
         "path": "__pyModule__/executa/stopping.py",
         "template": "__pyModule__/executa/stopping.py",
         "sha256": "47799ca27b92855034f55429c1bd3b24542701b973625bf3e72040eb7b58bdb1"
+      },
+      {
+        "path": "__pyModule__/executa/storage.py",
+        "template": "__pyModule__/executa/storage.py",
+        "sha256": "aef4c00b042faa2475dbe10081749c254382572557e658221072a8c0fc60d2e0"
+      },
+      {
+        "path": "__pyModule__/executa/uploads.py",
+        "template": "__pyModule__/executa/uploads.py",
+        "sha256": "09553d032961e7ffedd948b1f6276c54553786d03bb6de3edae6a759d71bbbc3"
       },
       {
         "path": "__pyModule__/executa/validate.py",

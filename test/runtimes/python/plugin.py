@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from executa import ToolError, run
+from executa import HostError, ToolError, run, with_display
 
 
 def echo(**args):
@@ -98,9 +98,109 @@ def lone_surrogate():
     return {"text": "a\ud800b"}
 
 
+def _bytes_of(args):
+    """``args.text`` as UTF-8, or ``args.size`` bytes of x."""
+    return args["text"].encode("utf-8") if isinstance(args.get("text"), str) else b"x" * int(args.get("size") or 0)
+
+
+def _options(args, **names):
+    """The helper's keyword options: each Python name -> the TypeScript option name it is read from, when given."""
+    return {py: args[ts] for py, ts in names.items() if args.get(ts) is not None}
+
+
+_SAMPLE = dict(
+    max_tokens="maxTokens",
+    system_prompt="systemPrompt",
+    temperature="temperature",
+    stop_sequences="stopSequences",
+    model_preferences="modelPreferences",
+    metadata="metadata",
+)
+
+
+def _sample_args(args, *extra):
+    names = {**_SAMPLE, **{k: v for k, v in (("response_format", "responseFormat"), ("on_unsupported", "onUnsupported")) if k in extra}}
+    return {"messages": args.get("messages"), "prompt": args.get("prompt"), **_options(args, **names)}
+
+
+def _sampled(r):
+    return {"text": r["text"], "structured_valid": r["structured_valid"], "downgraded": r["downgraded"], "parsed": r["parsed"]}
+
+
+def _ran(run):
+    return {"run_id": run["run_id"], "text": run["text"], "warnings": run["warnings"], "events": [f.get("event") for f in run["frames"]]}
+
+
+_SCOPE = dict(scope="scope")
+
+# Each `service` call: the helper it runs with `args` (TypeScript option names mapped to the helper's).
+SERVICE_CALLS = {
+    "sample": lambda h, a: _sampled(h.sample(**_sample_args(a, "response_format", "on_unsupported"))),
+    "agent.complete": lambda h, a: _sampled(h.agent.complete(**_sample_args(a))),
+    "agent.create": lambda h, a: {
+        "uuid": h.agent.create(
+            **_options(
+                a,
+                kind="kind",
+                submode="submode",
+                fixed_client_id="fixedClientId",
+                label="label",
+                quota_caps="quotaCaps",
+                system_prompt="systemPrompt",
+                ttl_seconds="ttlSeconds",
+                inherit_host_tools="inheritHostTools",
+                granted_tools="grantedTools",
+            )
+        ).uuid
+    },
+    "agent.run": lambda h, a: _ran(
+        h.agent.session(a["uuid"]).run(
+            a["content"], **_options(a, attachments="attachments", recursion_limit="recursionLimit", run_id="runId", system_prompt="systemPrompt")
+        )
+    ),
+    "agent.cancel": lambda h, a: h.agent.session(a["uuid"]).cancel(a["runId"]),
+    "agent.history": lambda h, a: h.agent.session(a["uuid"]).history(),
+    "agent.refresh": lambda h, a: h.agent.session(a["uuid"]).refresh(**_options(a, ttl_seconds="ttlSeconds")),
+    "agent.delete": lambda h, a: h.agent.session(a["uuid"]).delete(),
+    "agent.list": lambda h, a: h.agent.list(**_options(a, include_expired="includeExpired", limit="limit")),
+    "embeddings.create": lambda h, a: {"vectors": h.embeddings.create(a["input"], **_options(a, model="model"))["vectors"]},
+    "image.generate": lambda h, a: h.image.generate(
+        a["prompt"], **_options(a, n="n", size="size", reference_image_urls="referenceImageUrls", model_preferences="modelPreferences", metadata="metadata")
+    ),
+    "image.edit": lambda h, a: h.image.edit(
+        a["imageUrl"], a["prompt"], **_options(a, mask_url="maskUrl", n="n", size="size", model_preferences="modelPreferences", metadata="metadata")
+    ),
+    "upload": lambda h, a: h.upload(
+        _bytes_of(a), filename=a["filename"], mime_type=a["mimeType"], **_options(a, purpose="purpose", metadata="metadata")
+    ),
+    "files.upload": lambda h, a: h.files.upload(
+        a["path"], _bytes_of(a), **_options(a, **_SCOPE, content_type="contentType", metadata="metadata")
+    ),
+    "files.downloadUrl": lambda h, a: h.files.download_url(a["path"], **_options(a, **_SCOPE, expires_in="expiresIn")),
+    "files.list": lambda h, a: h.files.list(**_options(a, **_SCOPE, prefix="prefix", cursor="cursor", limit="limit")),
+    "files.delete": lambda h, a: h.files.delete(a["path"], **_options(a, **_SCOPE)),
+    "storage.get": lambda h, a: h.storage.get(a["key"], **_options(a, **_SCOPE)),
+    "storage.set": lambda h, a: h.storage.set(a["key"], a.get("value"), **_options(a, **_SCOPE, if_match="ifMatch", ttl_seconds="ttlSeconds")),
+    "storage.delete": lambda h, a: h.storage.delete(a["key"], **_options(a, **_SCOPE, if_match="ifMatch")),
+    "storage.list": lambda h, a: h.storage.list(**_options(a, **_SCOPE, prefix="prefix", cursor="cursor", limit="limit", kind="kind")),
+    "display": lambda h, a: with_display(a.get("data"), a.get("display")),
+}
+
+
 def service(call, args=None, *, ctx):
-    """The typed host-service helpers by name (docs/runtime-contract.md, the test tools)."""
-    raise ToolError(f"service: no helper named {json.dumps(call)} yet")
+    """The typed host-service helpers by name (docs/runtime-contract.md, the test tools): ``{result}``,
+    or ``{error: {code, code_name, message}}`` for a HostError (or the display helper's plain error)."""
+    helper = SERVICE_CALLS.get(call)
+    if helper is None:
+        raise ToolError(f"service: no helper named {json.dumps(call)}")
+    try:
+        return {"result": helper(ctx.host, args or {})}
+    except HostError as err:
+        return {"error": {"code": err.code, "code_name": err.code_name, "message": err.message}}
+    except (TypeError, ValueError) as err:
+        if call != "display":
+            raise
+        return {"error": {"code": 0, "code_name": "TypeError", "message": str(err)}}
 
 
 TOOLS = {name: fn for name, fn in globals().items() if callable(fn) and not name.startswith(("_", "run", "Tool", "Unprintable"))}

@@ -2,18 +2,21 @@
 
 What it does, line by line, is create-executa's runtime contract: newline-delimited JSON-RPC 2.0
 on stdin/stdout, ``describe`` / ``initialize`` / ``health`` / ``shutdown`` / ``invoke``, argument
-checks against manifest.json, reverse requests to the host, file transport and clean stopping.
+checks against manifest.json, reverse requests to the host (``ctx.host``: every host service of
+create-executa's docs/host-services.md), file transport and clean stopping.
 
 Public API::
 
     run(manifest_path=..., bindings=BINDINGS)   # or run(manifest={...}, bindings=...)
     @tool / @tool(timeout=10) / @tool(name="other_name")
-    ToolError, HostError, ToolContext
+    ToolError, HostError, ToolContext, with_display
+    ctx.host: the host client (executa.client.HostClient)
 """
 
 from .context import ToolContext
 from .decorator import tool
+from .display import with_display
 from .errors import HostError, ToolError
 from .run import run
 
-__all__ = ["run", "tool", "ToolError", "HostError", "ToolContext"]
+__all__ = ["run", "tool", "ToolError", "HostError", "ToolContext", "with_display"]

@@ -7,32 +7,16 @@ import os
 import sys
 import time
 
+from .jsjson import number_text
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
+if TYPE_CHECKING:
+    from .client import HostClient
+
 DEFAULT_TIMEOUT_S = 60
 # The latest deadline a host can give: the end of JavaScript's Date range.
 LATEST_DEADLINE_MS = 8.64e15
 _MAX_SAFE_INTEGER = 2**53 - 1
-
-
-def _shortest_json(value: float) -> str:
-    """A finite number as JavaScript writes it (Number::toString): the shortest digits that round-trip."""
-    if value == 0:
-        return "0"
-    mantissa, _, exponent = repr(abs(value)).partition("e")
-    whole, _, fraction = mantissa.partition(".")
-    digits = (whole + fraction).lstrip("0")
-    point = len(whole) + int(exponent or 0) - (len(whole + fraction) - len((whole + fraction).lstrip("0")))
-    digits = digits.rstrip("0")
-    k, n = len(digits), point
-    sign = "-" if value < 0 else ""
-    if k <= n <= 21:
-        return sign + digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return sign + digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return sign + "0." + "0" * -n + digits
-    e = n - 1
-    head = digits if k == 1 else digits[0] + "." + digits[1:]
-    return f"{sign}{head}e{'+' if e >= 0 else '-'}{abs(e)}"
 
 
 def _invoke_id_text(value):
@@ -46,7 +30,7 @@ def _invoke_id_text(value):
             number = float(value)
         except OverflowError:
             return None
-        return _shortest_json(number) if number - number == 0 else None  # not NaN or Infinity
+        return number_text(number) if number - number == 0 else None  # not NaN or Infinity
     return None
 
 
@@ -65,7 +49,7 @@ class ToolContext:
         self.deadline_ms = time.time() * 1000 + DEFAULT_TIMEOUT_S * 1000 if deadline_ms is None else deadline_ms
         self._credentials = credentials or {}
         self._channel = channel
-        self._host = None
+        self._host: HostClient | None = None
 
     @classmethod
     def from_invoke(cls, tool: dict, params: dict, channel) -> ToolContext:
@@ -94,14 +78,15 @@ class ToolContext:
         return os.environ.get(name) or None
 
     @property
-    def host(self):
-        """The host client (:class:`HostClient`): ``request``, ``sample``, ``storage.get/set/delete/list``."""
+    def host(self) -> HostClient:
+        """The host client: ``request``, ``sample``, ``agent``, ``embeddings``, ``image``, ``upload``,
+        ``files`` and ``storage`` (see :class:`HostClient`)."""
         if self._host is None:
             if self._channel is None:
                 from .host import HostChannel
 
-                self._channel = HostChannel({}, None, self.log)  # no host: every call fails NOT_NEGOTIATED
-            self._host = self._channel.client(self.invoke_id, self.deadline_ms)
+                self._channel = HostChannel({}, None, self.log)  # no host: every call is refused (not negotiated)
+            self._host = self._channel.client(self.invoke_id, self.deadline_ms, self.log)
         return self._host
 
     def log(self, *args) -> None:

@@ -257,7 +257,7 @@ class Dispatcher:
         elif outcome == "raised":
             self._fail(id, name, "raised", exc=value)
         else:
-            error = value.message if outcome == "tool_error" else f"{value.method} failed: [{value.code}] {value.message}"
+            error = value.message if outcome == "tool_error" else f"{value.method} failed: [{value.code} {value.code_name}] {value.message}"
             self._writer.result(id, {"success": False, "error": str(error), "duration_ms": duration_ms})
 
     def _fail(self, id, name, what, message=None, exc=None) -> None:

@@ -1,43 +1,21 @@
-"""The host client: reverse requests (plugin -> host) on behalf of one invoke, correlated by id,
-each stamped with the invoke's id and bounded by its deadline."""
+"""The host channel: reverse requests (plugin -> host) on behalf of one invoke, correlated by id,
+each stamped with the invoke's id and bounded by its deadline. The typed helpers built on it are
+in client.py."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from .errors import (
-    SAMPLING_NOT_NEGOTIATED,
-    SAMPLING_TIMEOUT,
-    STORAGE_NOT_GRANTED,
-    STORAGE_TIMEOUT,
-    HostError,
-)
+from .errors import INTERNAL_ERROR, HostError
 from .ids import random_hex
+from .namespaces import code_name, rule_for
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
+if TYPE_CHECKING:
+    from .client import HostClient
 
-class _Namespace:
-    def __init__(self, capabilities, timeout_s, timeout_code, refusal_code, refusal):
-        self.capabilities = capabilities  # manifest host_capabilities, any of which unlocks the method
-        self.timeout_s = timeout_s
-        self.timeout_code = timeout_code
-        self.refusal_code = refusal_code  # the code of a local refusal (not negotiated, or no capability)
-        self.refusal = refusal
-
-
-_SAMPLING = _Namespace(("llm.sample",), 90.0, SAMPLING_TIMEOUT, SAMPLING_NOT_NEGOTIATED, "NOT_NEGOTIATED")
-_STORAGE = _Namespace(
-    ("aps.kv", "storage.user", "storage.app", "storage.tool"), 30.0, STORAGE_TIMEOUT, STORAGE_NOT_GRANTED, "NOT_GRANTED"
-)
-_OTHER = _Namespace((), 90.0, SAMPLING_TIMEOUT, SAMPLING_NOT_NEGOTIATED, "NOT_NEGOTIATED")
-
-
-def _namespace_of(method: str) -> _Namespace:
-    if method.startswith("sampling/") or method == "agent/complete":
-        return _SAMPLING
-    if method.startswith("storage/"):
-        return _STORAGE
-    return _OTHER
+_HOST_GONE = INTERNAL_ERROR
 
 
 class _Pending:
@@ -45,12 +23,8 @@ class _Pending:
 
     def __init__(self) -> None:
         self.done = threading.Event()
-        self.result = None
-        self.error = None
-
-
-def _host_gone(method: str) -> HostError:
-    return HostError(-32603, f"HOST_GONE: stdin closed before the host answered {method}", method=method)
+        self.result: object = None
+        self.error: tuple | None = None  # (code, message, data)
 
 
 class HostChannel:
@@ -77,42 +51,43 @@ class HostChannel:
             return
         if "error" in frame:
             error = frame["error"] if isinstance(frame["error"], dict) else {}
-            code = error.get("code")
-            message = error.get("message")
-            entry.error = (
-                code if isinstance(code, int) and not isinstance(code, bool) else -32603,
-                message if isinstance(message, str) else "the host answered with an error",
-                error.get("data"),
-            )
+            code, message = error.get("code"), error.get("message")
+            if isinstance(code, int) and not isinstance(code, bool) and isinstance(message, str):
+                entry.error = (code, message, error.get("data"))
+            else:
+                entry.error = (INTERNAL_ERROR, "the host answered with an error", error.get("data"))
         else:
             entry.result = frame.get("result")
         entry.done.set()
 
     def request(self, invoke_id: str, deadline_ms: float, method: str, params: dict | None = None, timeout: float | None = None):
-        ns = _namespace_of(method)
+        params = dict(params or {})
+        rule = rule_for(method, params)
+        ns = rule.namespace
+
+        def fail(code: int, message: str, data=None) -> HostError:
+            return HostError(code, message, data, method=method, code_name=code_name(ns, code, data))
+
+        refusal = ns.names[ns.refusal_code]
         if not self.v2:
-            raise HostError(
+            raise fail(
                 ns.refusal_code,
-                f"{ns.refusal}: {method} needs Executa protocol 2.0, and this host did not negotiate it "
+                f"{refusal}: {method} needs Executa protocol 2.0, and this host did not negotiate it "
                 '(it sent no initialize with protocolVersion "2.0")',
-                method=method,
             )
-        if ns.capabilities and not any(c in self._capabilities for c in ns.capabilities):
-            raise HostError(
+        if rule.capabilities and not any(c in self._capabilities for c in rule.capabilities):
+            raise fail(
                 ns.refusal_code,
-                f'{ns.refusal}: {method} needs "{ns.capabilities[0]}" in host_capabilities (executa.json), '
+                f'{refusal}: {method} needs "{rule.capabilities[0]}" in host_capabilities (executa.json), '
                 "then run `executa manifest`",
-                method=method,
             )
-        wait = min(ns.timeout_s if timeout is None else timeout, deadline_ms / 1000 - time.time())
+        wait = min(rule.timeout_s if timeout is None else timeout, deadline_ms / 1000 - time.time())
 
         def timed_out() -> HostError:
-            ms = max(0, round(wait * 1000))
-            return HostError(ns.timeout_code, f"TIMEOUT: no answer to {method} within {ms} ms", method=method)
+            return fail(ns.timeout_code, f"TIMEOUT: no answer to {method} within {max(0, round(wait * 1000))} ms")
 
         if wait <= 0:
             raise timed_out()
-        params = dict(params or {})
         metadata = params.get("metadata")
         context = params.get("context")
         params["context"] = {**(context if isinstance(context, dict) else {}), "invoke_id": invoke_id}
@@ -122,7 +97,7 @@ class HostChannel:
         entry = _Pending()
         with self._lock:
             if self._closed:
-                raise _host_gone(method)
+                raise fail(_HOST_GONE, f"HOST_GONE: stdin closed before the host answered {method}")
             self._pending[id] = entry
         self._writer.request(id, method, params)
         if not entry.done.wait(wait):
@@ -131,8 +106,7 @@ class HostChannel:
             if not entry.done.is_set():
                 raise timed_out()
         if entry.error is not None:
-            code, message, data = entry.error
-            raise HostError(code, message, data, method=method)
+            raise fail(*entry.error)
         return entry.result
 
     def close(self) -> None:
@@ -142,121 +116,42 @@ class HostChannel:
             waiting = list(self._pending.values())
             self._pending.clear()
         for entry in waiting:
-            entry.error = (-32603, "HOST_GONE: stdin closed before the host answered the request", None)
+            entry.error = (_HOST_GONE, "HOST_GONE: stdin closed before the host answered the request", None)
             entry.done.set()
 
-    def client(self, invoke_id: str, deadline_ms: float) -> HostClient:
-        return HostClient(self, invoke_id, deadline_ms)
+    def client(self, invoke_id: str, deadline_ms: float, log) -> HostClient:
+        """The host client of one invoke (``ctx.host``)."""
+        from .client import HostClient  # the helpers load on a tool's first ctx.host: start-up stays light
+
+        return HostClient(InvokeRequests(self, invoke_id, deadline_ms, log))
 
 
-class HostClient:
-    """Reverse requests on behalf of one invoke (``ctx.host``). Every call blocks until the host
-    answers, the call's timeout passes or the invoke's deadline comes, whichever is first.
+class InvokeRequests:
+    """What the typed helpers build on: one invoke's reverse requests, its deadline and its log."""
 
-    Raises HostError on an error answer, on a timeout (sampling -32005, storage -32030), and
-    locally, without sending anything, when the host did not negotiate protocol 2.0 or the
-    manifest lacks the capability (sampling -32008 NOT_NEGOTIATED, storage -32021 NOT_GRANTED).
-    """
-
-    def __init__(self, channel: HostChannel, invoke_id: str, deadline_ms: float) -> None:
+    def __init__(self, channel: HostChannel, invoke_id: str, deadline_ms: float, log) -> None:
         self._channel = channel
         self._invoke_id = invoke_id
-        self._deadline_ms = deadline_ms
-        self.storage = Storage(self)
+        self.deadline_ms = deadline_ms
+        self.log = log
 
     def request(self, method: str, params: dict | None = None, timeout: float | None = None):
-        """Any reverse request; returns the host's ``result``.
+        """Sends one reverse request and waits for its result (``host.request``)."""
+        return self._channel.request(self._invoke_id, self.deadline_ms, method, params, timeout)
 
-        Args:
-            method: e.g. ``sampling/createMessage``.
-            params: The request's params; ``context.invoke_id`` and ``metadata.executa_invoke_id`` are added.
-            timeout: Seconds to wait (sampling 90, storage 30 by default), never past the invoke's deadline.
-        """
-        return self._channel.request(self._invoke_id, self._deadline_ms, method, params, timeout)
+    def error(self, method: str, code: int, message: str) -> HostError:
+        """A HostError in the method's namespace, its code named."""
+        return HostError(code, message, method=method, code_name=code_name(rule_for(method).namespace, code))
 
-    def sample(
-        self,
-        messages: list | None = None,
-        *,
-        prompt: str | None = None,
-        max_tokens: int = 1024,
-        system_prompt: str | None = None,
-        temperature: float | None = None,
-        stop_sequences: list | None = None,
-        model_preferences: dict | None = None,
-        metadata: dict | None = None,
-        timeout: float | None = None,
-    ) -> dict:
-        """``sampling/createMessage``: asks the host's language model; returns its result
-        (``{role, content: {type, text}, model, stopReason, usage}``).
+    def invalid(self, method: str, message: str) -> HostError:
+        """The namespace's INVALID_REQUEST, for what the host would refuse (raised before sending)."""
+        return self.error(method, rule_for(method).namespace.invalid_code, f"INVALID_REQUEST: {message}")
 
-        Args:
-            messages: ``[{"role": "user", "content": {"type": "text", "text": ...}}]``; or give ``prompt``.
-            prompt: A single user message, when ``messages`` is not given.
-            max_tokens: ``maxTokens`` (the host caps it at 8192).
-            system_prompt: ``systemPrompt``.
-            temperature: The sampling temperature (the host uses 0.7 when omitted).
-            stop_sequences: ``stopSequences``.
-            model_preferences: ``modelPreferences``: ``{hints: [{name}], costPriority, ...}``.
-            metadata: Extra ``metadata``, e.g. ``{"tool": "summarize"}``.
-            timeout: Seconds to wait; 90 by default.
-        """
-        if messages is None:
-            messages = [{"role": "user", "content": {"type": "text", "text": prompt or ""}}]
-        params: dict = {"messages": messages, "maxTokens": max_tokens}
-        for key, value in (
-            ("systemPrompt", system_prompt),
-            ("temperature", temperature),
-            ("stopSequences", stop_sequences),
-            ("modelPreferences", model_preferences),
-            ("metadata", metadata),
-        ):
-            if value is not None:
-                params[key] = value
-        return self.request("sampling/createMessage", params, timeout)
+    def timeout(self, method: str, what: str, seconds: float) -> HostError:
+        """The namespace's TIMEOUT."""
+        ms = max(0, round(seconds * 1000))
+        return self.error(method, rule_for(method).namespace.timeout_code, f"TIMEOUT: no answer to {what} within {ms} ms")
 
-
-class Storage:
-    """``storage/*``: the host's key-value store, scope ``"tool"`` (private to this plugin and user) by default."""
-
-    def __init__(self, host: HostClient) -> None:
-        self._host = host
-
-    def _call(self, method: str, params: dict, scope: str, timeout: float | None, **optional):
-        params.update((k, v) for k, v in optional.items() if v is not None)
-        params["scope"] = scope
-        return self._host.request(f"storage/{method}", params, timeout)
-
-    def get(self, key: str, *, scope: str = "tool", timeout: float | None = None) -> dict:
-        """``{value, etag, exists}``; a missing key is ``{value: None, exists: False}``."""
-        return self._call("get", {"key": key}, scope, timeout)
-
-    def set(
-        self,
-        key: str,
-        value,
-        *,
-        scope: str = "tool",
-        if_match: str | None = None,
-        ttl_seconds: int | None = None,
-        timeout: float | None = None,
-    ) -> dict:
-        """``{etag, generation, size_bytes}``."""
-        return self._call("set", {"key": key, "value": value}, scope, timeout, if_match=if_match, ttl_seconds=ttl_seconds)
-
-    def delete(self, key: str, *, scope: str = "tool", if_match: str | None = None, timeout: float | None = None) -> dict:
-        """``{deleted: True}``, also for a key that did not exist."""
-        return self._call("delete", {"key": key}, scope, timeout, if_match=if_match)
-
-    def list(
-        self,
-        *,
-        scope: str = "tool",
-        prefix: str | None = None,
-        cursor: str | None = None,
-        limit: int | None = None,
-        kind: str | None = None,
-        timeout: float | None = None,
-    ) -> dict:
-        """``{items: [...], next_cursor}``."""
-        return self._call("list", {}, scope, timeout, prefix=prefix, cursor=cursor, limit=limit, kind=kind)
+    def seconds_left(self) -> float:
+        """Seconds until the invoke's deadline (negative once it passed)."""
+        return self.deadline_ms / 1000 - time.time()
