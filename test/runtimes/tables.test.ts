@@ -9,7 +9,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { runVectors, type Vector } from "../../src/conform/vectors.js";
-import { capabilitiesForMethod, clientCapabilitiesFor, HOST_CAPABILITIES, RpcError, SamplingError, StorageError } from "../../src/protocol/index.js";
+import {
+  AgentError, capabilitiesForMethod, clientCapabilitiesFor, EmbeddingsError, HOST_CAPABILITIES, ImageError, RpcError, SamplingError, StorageError, UploadError,
+} from "../../src/protocol/index.js";
 import { goPlugin, pythonPlugin, TEMPLATES, tsPlugin } from "./helpers.js";
 
 const CAPABILITIES = Object.keys(HOST_CAPABILITIES);
@@ -18,7 +20,7 @@ const have = (program: string, arg = "--version") => spawnSync(program, [arg]).s
 const RUNTIMES = [
   { name: "TypeScript", launch: tsPlugin, skip: false as string | false, errors: "ts/src/executa/errors.ts", host: "ts/src/executa/host.ts" },
   { name: "Python", launch: pythonPlugin, skip: !have("python3") && "python3 is not installed", errors: "python/__pyModule__/executa/errors.py", host: "python/__pyModule__/executa/host.py" },
-  { name: "Go", launch: goPlugin, skip: !have("go", "version") && "go is not installed", errors: "go/internal/executa/errors.go", host: "go/internal/executa/host.go" },
+  { name: "Go", launch: goPlugin, skip: !have("go", "version") && "go is not installed", errors: "go/internal/executa/errors.go", host: "go/internal/executa/namespaces.go" },
 ];
 
 /** Every error code a runtime may name, in the runtime's naming (SAMPLING_NOT_GRANTED), from src/protocol. */
@@ -31,10 +33,14 @@ const PROTOCOL_CODES = new Map<string, number>([
   ["SHUTTING_DOWN", RpcError.ShuttingDown],
   ...Object.entries(SamplingError).map(([k, v]) => [`SAMPLING_${k}`, v] as [string, number]),
   ...Object.entries(StorageError).map(([k, v]) => [`STORAGE_${k}`, v] as [string, number]),
+  ...Object.entries(AgentError).map(([k, v]) => [`AGENT_${k}`, v] as [string, number]),
+  ...Object.entries(ImageError).map(([k, v]) => [`IMAGE_${k}`, v] as [string, number]),
+  ...Object.entries(UploadError).map(([k, v]) => [`UPLOAD_${k}`, v] as [string, number]),
+  ...Object.entries(EmbeddingsError).map(([k, v]) => [`EMBEDDINGS_${k}`, v] as [string, number]),
 ]);
 
-/** `CodeSamplingNotGranted`, `SamplingNotGranted`, `SAMPLING_NOT_GRANTED` -> `SAMPLING_NOT_GRANTED`. */
-const constantName = (name: string) => name.replace(/^Code/, "").replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
+/** `CodeSamplingNotGranted`, `SamplingNotGranted`, `SAMPLING_NOT_GRANTED` -> `SAMPLING_NOT_GRANTED`; `ImageNUnsupported` -> `IMAGE_N_UNSUPPORTED`. */
+const constantName = (name: string) => name.replace(/^Code/, "").replace(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/g, "_").toUpperCase();
 
 function codesIn(source: string): [string, number][] {
   return [...source.matchAll(/^\s*(?:export\s+const\s+)?([A-Za-z_]\w*)\s*[:=]\s*(-32\d{3}),?\s*(?:\/\/.*|#.*)?$/gm)].map((m) => [constantName(m[1]!), Number(m[2])]);
