@@ -37,9 +37,9 @@ type UploadResult struct {
 
 // putOffer is where to PUT the bytes: a presigned URL and the headers to send with them.
 type putOffer struct {
-	PutURL  string                     `json:"put_url"`
-	Headers map[string]json.RawMessage `json:"headers"`
-	R2Key   string                     `json:"r2_key"` // host/uploadFile
+	PutURL  string          `json:"put_url"`
+	Headers json.RawMessage `json:"headers"` // an object of strings; anything else is left out
+	R2Key   string          `json:"r2_key"`  // host/uploadFile
 }
 
 // Upload hands bytes to the host for a while (host/uploadFile): inline up to 8 MiB, else
@@ -99,7 +99,8 @@ func (h *HostClient) put(ctx context.Context, method string, failCode int, offer
 	if err != nil {
 		return "", h.fail(method, failCode, what+" failed: "+err.Error())
 	}
-	for name, value := range offer.Headers {
+	headers, _ := decodeObject(offer.Headers)
+	for name, value := range headers {
 		var s string
 		if jsonType(value) == "string" && json.Unmarshal(value, &s) == nil {
 			req.Header.Set(name, s)
