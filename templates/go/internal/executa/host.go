@@ -90,9 +90,11 @@ type HostFunc func(ctx context.Context, method string, params json.RawMessage) (
 // host service (docs/host-services.md), and Request for any other. Every request carries the
 // invoke's id in params.context.invoke_id and params.metadata.executa_invoke_id, and its
 // wait ends at the earliest of the method's default timeout, the invoke's deadline and ctx's
-// deadline. Every failure is a *HostError.
+// deadline. A refusal, an error answer and a timeout are a *HostError; a cancelled ctx gives
+// ctx.Err(), and params that cannot be encoded give the encoding error.
 //
-// A nil *HostClient is valid: every call fails with NOT_NEGOTIATED.
+// A nil *HostClient is valid: every call is refused, as by a host that did not negotiate
+// protocol 2.0.
 type HostClient struct {
 	ch       *channel
 	fake     HostFunc
