@@ -273,7 +273,7 @@ func (s *server) invocation(t *tool, p fields) *Invocation {
 			inv.Credentials[k] = value
 		}
 	}
-	inv.Host = &HostClient{ch: s.channel, v2: s.channel.v2.Load(), invokeID: inv.InvokeID, deadline: inv.Deadline}
+	inv.Host = &HostClient{ch: s.channel, v2: s.channel.v2.Load(), invokeID: inv.InvokeID, deadline: inv.Deadline, logf: inv.Logf}
 	return inv
 }
 

@@ -12,8 +12,18 @@
 // where manifestJSON is the embedded manifest.json and bindings comes from
 // executa_bindings.go; both are written by `executa manifest`.
 //
+// A tool reaches the host's services through executa.FromContext(ctx).Host, a *HostClient
+// with one method per service (create-executa's docs/host-services.md): Sample, AgentComplete,
+// AgentCreate / AgentSession / AgentList, Embed, ImageGenerate / ImageEdit, Upload,
+// FilesUpload / FilesDownloadURL / FilesList / FilesDelete, StorageGet / StorageSet /
+// StorageDelete / StorageList, and Request for any other method. Each needs its capability in
+// executa.json's host_capabilities and a host that negotiated protocol 2.0; every failure is a
+// *HostError. WithDisplay puts a display block in a tool's result.
+//
 // One file per job: framing.go splits stdin into frames, writer.go writes stdout,
-// dispatch.go answers each frame, validate.go checks invoke arguments, invocation.go and
-// host.go give tools their context and the host client, stopping.go and signals.go stop
-// the plugin cleanly, run.go wires it all together.
+// dispatch.go answers each frame, validate.go checks invoke arguments, invocation.go gives
+// tools their context, host.go sends reverse requests under the rules of namespaces.go,
+// and sampling.go (with schema.go), agent.go, models.go, uploads.go, files.go, storage.go
+// and display.go are the services; stopping.go and signals.go stop the plugin cleanly,
+// run.go wires it all together.
 package executa

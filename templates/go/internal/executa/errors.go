@@ -32,12 +32,20 @@ func (e *ToolError) Error() string { return e.Message }
 func (e *ToolError) Unwrap() error { return e.wrapped }
 
 // HostError is a failed reverse request: the host answered with an error, the wait timed
-// out, or the runtime refused the call locally (protocol 2.0 not negotiated, or the
-// manifest lacks the capability). A HostError a tool does not handle is answered
-// {"success": false, "error": "<method> failed: [<code>] <message>"}.
+// out, or the runtime refused the call locally (protocol 2.0 not negotiated, the manifest
+// lacks the capability, or the request breaks a limit the host would refuse). A HostError
+// a tool does not handle is answered
+// {"success": false, "error": "<method> failed: [<code> <codeName>] <message>"}.
+//
+//	var hostErr *executa.HostError
+//	if errors.As(err, &hostErr) && hostErr.Code == executa.CodeStoragePreconditionFailed { ... }
 type HostError struct {
 	// Code is the JSON-RPC error code, e.g. -32008 NOT_NEGOTIATED, -32001 NOT_GRANTED, -32005 TIMEOUT.
 	Code int
+	// CodeName is the code's name in the method's namespace, e.g. "PRECONDITION_FAILED"; for
+	// -32602 the host's data.errorCode (e.g. "UNKNOWN_INVOKE_CONTEXT"); "UNKNOWN" for a code
+	// the namespace does not define.
+	CodeName string
 	// Message is the error's message, as the host sent it.
 	Message string
 	// Data is the error's data, if the host sent any.
@@ -47,11 +55,14 @@ type HostError struct {
 }
 
 func (e *HostError) Error() string {
-	method := e.Method
+	method, name := e.Method, e.CodeName
 	if method == "" {
 		method = "host request"
 	}
-	return fmt.Sprintf("%s failed: [%d] %s", method, e.Code, e.Message)
+	if name == "" {
+		name = "UNKNOWN"
+	}
+	return fmt.Sprintf("%s failed: [%d %s] %s", method, e.Code, name, e.Message)
 }
 
 // JSON-RPC error codes the runtime answers with.
@@ -65,13 +76,74 @@ const (
 	CodeShuttingDown = -32000
 )
 
-// Reverse-RPC error codes: the ones the runtime raises locally, and the ones a tool
-// commonly checks for.
+// Reverse-RPC error codes of every namespace (long reference §7); files/* shares storage's.
 const (
-	CodeSamplingNotGranted    = -32001
-	CodeSamplingTimeout       = -32005
-	CodeSamplingNotNegotiated = -32008
-	CodeSamplingUserDenied    = -32009
-	CodeStorageNotGranted     = -32021
-	CodeStorageTimeout        = -32030
+	CodeSamplingNotGranted                = -32001
+	CodeSamplingQuotaExceeded             = -32002
+	CodeSamplingProviderError             = -32003
+	CodeSamplingInvalidRequest            = -32004
+	CodeSamplingTimeout                   = -32005
+	CodeSamplingMaxCallsExceeded          = -32006
+	CodeSamplingMaxTokensExceeded         = -32007
+	CodeSamplingNotNegotiated             = -32008
+	CodeSamplingUserDenied                = -32009
+	CodeSamplingUnsupportedResponseFormat = -32010
+
+	CodeStorageNotGranted         = -32021
+	CodeStorageNotFound           = -32022
+	CodeStoragePreconditionFailed = -32023
+	CodeStorageQuotaExceeded      = -32024
+	CodeStorageValueTooLarge      = -32025
+	CodeStorageRateLimited        = -32026
+	CodeStorageInvalidPath        = -32027
+	CodeStorageInvalidRequest     = -32028
+	CodeStorageUpstream           = -32029
+	CodeStorageTimeout            = -32030
+
+	CodeAgentNotGranted      = -32041
+	CodeAgentSessionNotFound = -32042
+	CodeAgentInvalidRequest  = -32043
+	CodeAgentSubmodeMismatch = -32044
+	CodeAgentQuotaExceeded   = -32045
+	CodeAgentProviderError   = -32046
+	CodeAgentRateLimited     = -32047
+	CodeAgentToolNotGranted  = -32048
+
+	CodeImageNotGranted           = -32101
+	CodeImageQuotaExceeded        = -32102
+	CodeImageProviderError        = -32103
+	CodeImageInvalidRequest       = -32104
+	CodeImageTimeout              = -32105
+	CodeImageMaxImagesExceeded    = -32106
+	CodeImageNotNegotiated        = -32107
+	CodeImageUserDenied           = -32108
+	CodeImageNoModelAvailable     = -32109
+	CodeImageStorageError         = -32110
+	CodeImageEditNotSupported     = -32311
+	CodeImageMaskUnsupported      = -32312
+	CodeImageNUnsupported         = -32313
+	CodeImageReferenceFetchFailed = -32314
+
+	CodeUploadNotGranted       = -32201
+	CodeUploadQuotaExceeded    = -32202
+	CodeUploadInvalidRequest   = -32203
+	CodeUploadTooLarge         = -32204
+	CodeUploadMimeRejected     = -32205
+	CodeUploadPurposeRejected  = -32206
+	CodeUploadStorageError     = -32207
+	CodeUploadTimeout          = -32208
+	CodeUploadUserDenied       = -32209
+	CodeUploadNotNegotiated    = -32210
+	CodeUploadMaxFilesExceeded = -32211
+	CodeUploadNotFound         = -32212
+	CodeUploadPresignFailed    = -32213
+
+	CodeEmbeddingsNotGranted        = -32501
+	CodeEmbeddingsQuotaExceeded     = -32502
+	CodeEmbeddingsProviderError     = -32503
+	CodeEmbeddingsInvalidRequest    = -32504
+	CodeEmbeddingsTimeout           = -32505
+	CodeEmbeddingsMaxTokensExceeded = -32506
+	CodeEmbeddingsNotNegotiated     = -32507
+	CodeEmbeddingsUserDenied        = -32508
 )

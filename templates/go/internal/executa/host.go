@@ -5,42 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// namespace holds the rules shared by the reverse-RPC methods of one family.
-type namespace struct {
-	capabilities []string // any of these manifest host_capabilities unlocks the method
-	timeout      time.Duration
-	timeoutCode  int
-	refusalCode  int // the code of a local refusal
-	refusal      string
-}
-
-var (
-	samplingNamespace = namespace{[]string{"llm.sample"}, 90 * time.Second, CodeSamplingTimeout, CodeSamplingNotNegotiated, "NOT_NEGOTIATED"}
-	storageNamespace  = namespace{[]string{"aps.kv", "storage.user", "storage.app", "storage.tool"}, 30 * time.Second, CodeStorageTimeout, CodeStorageNotGranted, "NOT_GRANTED"}
-	otherNamespace    = namespace{nil, 90 * time.Second, CodeSamplingTimeout, CodeSamplingNotNegotiated, "NOT_NEGOTIATED"}
-)
-
-func namespaceOf(method string) namespace {
-	switch {
-	case strings.HasPrefix(method, "sampling/"), method == "agent/complete":
-		return samplingNamespace
-	case strings.HasPrefix(method, "storage/"):
-		return storageNamespace
-	default:
-		return otherNamespace
-	}
-}
-
 // reply is the host's answer to one reverse request.
 type reply struct {
 	result json.RawMessage
-	err    *HostError
+	err    *HostError // Code, Message and Data only: the request names it
 }
 
 // channel is the plugin's side of reverse RPC: the negotiated state and the table of
@@ -93,76 +66,91 @@ func (c *channel) settle(id json.RawMessage, result json.RawMessage, rpcErr json
 	e, _ := decodeObject(rpcErr)
 	he := &HostError{Code: CodeInternalError, Message: "the host answered with an error", Data: e["data"]}
 	var code int
-	if jsonType(e["code"]) == "number" && json.Unmarshal(e["code"], &code) == nil {
-		he.Code = code
-	}
-	if jsonType(e["message"]) == "string" {
-		_ = json.Unmarshal(e["message"], &he.Message)
+	var message string
+	if jsonType(e["code"]) == "number" && json.Unmarshal(e["code"], &code) == nil &&
+		jsonType(e["message"]) == "string" && json.Unmarshal(e["message"], &message) == nil {
+		he.Code, he.Message = code, message
 	}
 	wait <- reply{err: he}
+}
+
+func (c *channel) hasAny(names []string) bool {
+	for _, n := range names {
+		if c.capabilities[n] {
+			return true
+		}
+	}
+	return false
 }
 
 // HostFunc answers reverse requests in place of a host; see NewHostClient.
 type HostFunc func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
 
-// HostClient sends reverse requests to the host on behalf of one invoke. Every request
-// carries the invoke's id in params.context.invoke_id and params.metadata.executa_invoke_id,
-// and its wait ends at the earlier of the call's timeout and the invoke's deadline.
+// HostClient sends reverse requests to the host on behalf of one invoke: one method per
+// host service (docs/host-services.md), and Request for any other. Every request carries the
+// invoke's id in params.context.invoke_id and params.metadata.executa_invoke_id, and its
+// wait ends at the earliest of the method's default timeout, the invoke's deadline and ctx's
+// deadline. A refusal, an error answer and a timeout are a *HostError; a cancelled ctx gives
+// ctx.Err(), and params that cannot be encoded give the encoding error.
 //
-// A nil *HostClient is valid: every call fails with NOT_NEGOTIATED.
+// A nil *HostClient is valid: every call is refused, as by a host that did not negotiate
+// protocol 2.0.
 type HostClient struct {
 	ch       *channel
 	fake     HostFunc
 	v2       bool // the invoke started after a "2.0" initialize
 	invokeID string
 	deadline time.Time
+	logf     func(format string, args ...any) // the tool's log
 }
 
 // NewHostClient returns a host client that hands every request to f instead of a host:
-// for unit tests of tools that call the host. f gets the params as the tool built them.
+// for unit tests of tools that call the host. f gets the params as the tool built them
+// (the checks made before sending still apply); a *HostError it returns gets the method and
+// the code's name filled in when it has none.
 func NewHostClient(f HostFunc) *HostClient {
 	return &HostClient{fake: f}
 }
 
 // Request sends a reverse request and waits for its result. params must encode as a JSON
 // object (or be nil). The wait is bounded by the method's default timeout (sampling 90 s,
-// storage 30 s), the invoke's deadline and ctx; pass a ctx with a shorter deadline for a
-// shorter wait. A timeout is a HostError with the namespace's TIMEOUT code.
+// storage 30 s, ...; see docs/host-services.md), the invoke's deadline and ctx; pass a ctx
+// with a shorter deadline for a shorter wait. A timeout is a HostError with the namespace's
+// TIMEOUT code.
 func (h *HostClient) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	ns := namespaceOf(method)
 	raw, err := encodeParams(params)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
+	rule := ruleFor(method, raw)
+	ns := rule.ns
 	if h != nil && h.fake != nil {
-		return h.fake(ctx, method, raw)
+		result, err := h.fake(ctx, method, raw)
+		var he *HostError
+		if errors.As(err, &he) && (he.Method == "" || he.CodeName == "") {
+			named := *he
+			if named.Method == "" {
+				named.Method = method
+			}
+			if named.CodeName == "" {
+				named.CodeName = ns.codeName(named.Code, named.Data)
+			}
+			return nil, &named
+		}
+		return result, err
 	}
 	refuse := func(why string) error {
-		return &HostError{Code: ns.refusalCode, Message: ns.refusal + ": " + method + " " + why, Method: method}
+		return h.fail(method, ns.refusalCode, ns.names[ns.refusalCode]+": "+method+" "+why)
 	}
 	if h == nil || h.ch == nil || !h.v2 {
 		return nil, refuse(`needs Executa protocol 2.0, and this host did not negotiate it (it sent no initialize with protocolVersion "2.0")`)
 	}
-	if len(ns.capabilities) > 0 && !h.ch.hasAny(ns.capabilities) {
-		return nil, refuse(fmt.Sprintf("needs %q in host_capabilities (executa.json), then run `executa manifest`", ns.capabilities[0]))
+	if len(rule.capabilities) > 0 && !h.ch.hasAny(rule.capabilities) {
+		return nil, refuse(fmt.Sprintf("needs %q in host_capabilities (executa.json), then run `executa manifest`", rule.capabilities[0]))
 	}
-	deadline := time.Now().Add(ns.timeout)
-	if !h.deadline.IsZero() && h.deadline.Before(deadline) {
-		deadline = h.deadline
-	}
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	wait := time.Until(deadline)
-	timedOut := func() error {
-		ms := wait.Milliseconds()
-		if ms < 0 {
-			ms = 0
-		}
-		return &HostError{Code: ns.timeoutCode, Message: fmt.Sprintf("TIMEOUT: no answer to %s within %d ms", method, ms), Method: method}
-	}
+	wait := time.Until(h.deadlineFor(ctx, rule.timeout))
 	if wait <= 0 {
-		return nil, timedOut()
+		return nil, h.timedOut(method, method, wait)
 	}
 	frameParams, err := stamp(raw, h.invokeID)
 	if err != nil {
@@ -174,7 +162,7 @@ func (h *HostClient) Request(ctx context.Context, method string, params any) (js
 	h.ch.mu.Lock()
 	if h.ch.closed {
 		h.ch.mu.Unlock()
-		return nil, &HostError{Code: CodeInternalError, Message: "HOST_GONE: stdin closed before the host answered " + method, Method: method}
+		return nil, h.fail(method, CodeInternalError, "HOST_GONE: stdin closed before the host answered "+method)
 	}
 	h.ch.pending[id] = answer
 	h.ch.mu.Unlock()
@@ -191,28 +179,89 @@ func (h *HostClient) Request(ctx context.Context, method string, params any) (js
 	case r := <-answer:
 		if r.err != nil {
 			r.err.Method = method
+			r.err.CodeName = ns.codeName(r.err.Code, r.err.Data)
 			return nil, r.err
 		}
 		return r.result, nil
 	case <-timer.C:
 		drop()
-		return nil, timedOut()
+		return nil, h.timedOut(method, method, wait)
 	case <-ctx.Done():
 		drop()
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, timedOut()
+			return nil, h.timedOut(method, method, wait)
 		}
 		return nil, ctx.Err()
 	}
 }
 
-func (c *channel) hasAny(names []string) bool {
-	for _, n := range names {
-		if c.capabilities[n] {
-			return true
+// HostResult is part of every result type: the host's result as it was sent, for the
+// members the type does not name.
+type HostResult struct {
+	Raw json.RawMessage `json:"-"`
+}
+
+func (r *HostResult) keep(raw json.RawMessage) { r.Raw = raw }
+
+// call sends a request and decodes its result into out, keeping the raw result in its HostResult.
+func (h *HostClient) call(ctx context.Context, method string, params any, out any) error {
+	raw, err := h.Request(ctx, method, params)
+	if err != nil {
+		return err
+	}
+	return h.decode(method, raw, out)
+}
+
+// decode reads a result into out; a result that does not fit is -32603.
+func (h *HostClient) decode(method string, raw json.RawMessage, out any) error {
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, out); err != nil {
+			return h.fail(method, CodeInternalError, "the host's result is malformed: "+err.Error())
 		}
 	}
-	return false
+	if r, ok := out.(interface{ keep(json.RawMessage) }); ok {
+		r.keep(raw)
+	}
+	return nil
+}
+
+// fail is a HostError of the method, its code named in the method's namespace.
+func (h *HostClient) fail(method string, code int, message string) *HostError {
+	ns := ruleFor(method, nil).ns
+	return &HostError{Code: code, CodeName: ns.codeName(code, nil), Message: message, Method: method}
+}
+
+// invalid is the namespace's INVALID_REQUEST error: what the host would refuse, raised before sending.
+func (h *HostClient) invalid(method, message string) *HostError {
+	return h.fail(method, ruleFor(method, nil).ns.invalidCode, "INVALID_REQUEST: "+message)
+}
+
+// timedOut is the namespace's TIMEOUT error for a wait on what (the method, or another step).
+func (h *HostClient) timedOut(method, what string, wait time.Duration) *HostError {
+	ms := wait.Milliseconds()
+	if ms < 0 {
+		ms = 0
+	}
+	return h.fail(method, ruleFor(method, nil).ns.timeoutCode, fmt.Sprintf("TIMEOUT: no answer to %s within %d ms", what, ms))
+}
+
+// deadlineFor is the end of a wait of at most timeout: never past the invoke's deadline or ctx's.
+func (h *HostClient) deadlineFor(ctx context.Context, timeout time.Duration) time.Time {
+	deadline := time.Now().Add(timeout)
+	if h != nil && !h.deadline.IsZero() && h.deadline.Before(deadline) {
+		deadline = h.deadline
+	}
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	return deadline
+}
+
+// log writes a line to the tool's log (stderr), when the client has one.
+func (h *HostClient) log(format string, args ...any) {
+	if h != nil && h.logf != nil {
+		h.logf(format, args...)
+	}
 }
 
 func encodeParams(params any) (json.RawMessage, error) {

@@ -19,8 +19,8 @@ type Invocation struct {
 	Deadline time.Time
 	// Credentials are the values the host sent in context.credentials.
 	Credentials map[string]string
-	// Host is the client for reverse requests to the host (sampling, storage, ...). A nil
-	// Host is a valid client whose every call fails with NOT_NEGOTIATED.
+	// Host is the client for the host's services (sampling, agents, storage, ...). A nil
+	// Host is a valid client whose every call is refused as on a protocol 1.1 host.
 	Host *HostClient
 
 	errOut io.Writer
@@ -61,8 +61,8 @@ func NewContext(ctx context.Context, inv *Invocation) context.Context {
 
 // FromContext returns the invocation the context carries. Outside an invoke (a unit test
 // calling a tool directly) it returns a detached invocation: no invoke id, credentials from
-// the environment only, and a host client whose every call fails with NOT_NEGOTIATED, as
-// with a host that speaks only protocol 1.1.
+// the environment only, and a host client whose every call is refused (NOT_NEGOTIATED,
+// NOT_GRANTED: the namespace's refusal), as with a host that speaks only protocol 1.1.
 func FromContext(ctx context.Context) *Invocation {
 	if inv, ok := ctx.Value(invocationKey{}).(*Invocation); ok && inv != nil {
 		return inv

@@ -154,11 +154,3 @@ func print(context.Context, struct{}) (object, error) {
 func loneSurrogate(context.Context, struct{}) (object, error) {
 	return object{"text": "a" + string(rune(0xD800)) + "b"}, nil
 }
-
-// service calls the typed host-service helpers by name (docs/runtime-contract.md, the test tools).
-func service(_ context.Context, args struct {
-	Call string         `json:"call"`
-	Args map[string]any `json:"args"`
-}) (any, error) {
-	return nil, executa.NewToolError(fmt.Sprintf("service: no helper named %q yet", args.Call))
-}
