@@ -217,15 +217,15 @@ func (h *HostClient) AgentSession(uuid string) *AgentSession {
 }
 
 // AgentList lists the user's sessions of this plugin (agent/session.list), at most limit of
-// them: 1 to 100 (the host's own default is 50).
+// them: 1 to 100, or 0 for the host's default (50).
 func (h *HostClient) AgentList(ctx context.Context, includeExpired bool, limit int) (*AgentSessionList, error) {
 	const method = "agent/session.list"
-	if limit < 1 || limit > agentListMaxLimit {
-		return nil, h.invalid(method, fmt.Sprintf("limit must be an integer from 1 to %d, got %d", agentListMaxLimit, limit))
+	if limit < 0 || limit > agentListMaxLimit {
+		return nil, h.invalid(method, fmt.Sprintf("limit must be an integer from 1 to %d (or 0 for the host's default), got %d", agentListMaxLimit, limit))
 	}
 	params := struct {
 		IncludeExpired bool `json:"include_expired,omitempty"`
-		Limit          int  `json:"limit"`
+		Limit          int  `json:"limit,omitempty"`
 	}{includeExpired, limit}
 	var list AgentSessionList
 	if err := h.call(ctx, method, params, &list); err != nil {
