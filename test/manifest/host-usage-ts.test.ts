@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync } from "node:fs";
+import { cpSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { PACKAGE_ROOT, TEMPLATES_DIR } from "../../src/common/package-info.js";
 import { generateManifest } from "../../src/manifest/index.js";
 import { formatDiagnostic } from "../../src/protocol/index.js";
@@ -65,6 +65,11 @@ async function store(host: HostClient, key: string, value: string): Promise<void
 `;
 
 /** A project with the real vendored runtime of the TS template. */
+const made: string[] = [];
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function project(files: Record<string, string>, capabilities?: string[]): string {
   const dir = writeProject({
     "executa.json": executaJson("node", capabilities ? { host_capabilities: capabilities } : {}),
@@ -72,6 +77,7 @@ function project(files: Record<string, string>, capabilities?: string[]): string
     "tsconfig.json": JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true } }),
     ...files,
   });
+  made.push(dir);
   cpSync(join(TEMPLATES_DIR, "ts", "src", "executa"), join(dir, "src", "executa"), { recursive: true });
   return dir;
 }
@@ -187,6 +193,7 @@ export async function research({ question }: {
     "src/executa/index.ts": runtime,
     "src/tools.ts": tools,
   });
+  made.push(dir);
   const agent = '"llm.agent.auto"';
   assert.deepEqual(await warnings(dir), [
     `${whereIs("src/tools.ts", tools, "session.run(")}: warning: ${needs("research", "session.run", "agent/session.run", agent)}`,
