@@ -74,7 +74,7 @@ export async function generateManifest(projectDir: string, options: GenerateOpti
     (d) => !pluginDiagnostics.some((p) => p.path === d.path && p.severity === "error") && !(sourceErrors && d.path === "$.tools" && extraction.tools.length === 0),
   );
   const executaJson = join(project.dir, "executa.json");
-  const usage = hostUsageDiagnostics(manifest, extraction.hostCalls, existsSync(executaJson) ? readFileSync(executaJson, "utf8") : undefined);
+  const usage = hostUsageDiagnostics(manifest, extraction.hostCalls, existsSync(executaJson) ? readFileSync(executaJson, "utf8") : undefined, !sourceErrors);
   const diagnostics = applyStrict([...extraction.diagnostics, ...pluginDiagnostics, ...validation, ...usage], options.strict);
   const outputs: Output[] = [{ path: MANIFEST_PATH, content: canonicalManifestJson(manifest) }];
   const bindings = bindingsOutput(project, extraction);

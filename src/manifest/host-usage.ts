@@ -59,13 +59,17 @@ function unusedCapabilities(hostCalls: HostCall[][], declared: unknown[], execut
   return out;
 }
 
-/** The warnings for `manifest`, whose host_capabilities come from executa.json (its text, when there is one). */
-export function hostUsageDiagnostics(manifest: Manifest, hostCalls: HostCall[][] | undefined, executaJson: string | undefined): Diagnostic[] {
+/**
+ * The warnings for `manifest`, whose host_capabilities come from executa.json (its text, when
+ * there is one). `everyTool`: no tool was left out for a source error (else a capability only the
+ * missing tool uses would look unused).
+ */
+export function hostUsageDiagnostics(manifest: Manifest, hostCalls: HostCall[][] | undefined, executaJson: string | undefined, everyTool = true): Diagnostic[] {
   if (!hostCalls) return [];
   const listed: unknown = manifest.host_capabilities;
   const declared: unknown[] = Array.isArray(listed) ? listed : [];
   const names = declared.filter((c): c is string => typeof c === "string");
-  return [...missingCapabilities(manifest, hostCalls, names), ...unusedCapabilities(hostCalls, declared, executaJson)];
+  return [...missingCapabilities(manifest, hostCalls, names), ...(everyTool ? unusedCapabilities(hostCalls, declared, executaJson) : [])];
 }
 
 /** Where item `index` of the top-level array `key` of a JSON text (executa.json) starts; the file alone when it cannot tell. */

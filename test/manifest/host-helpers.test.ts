@@ -187,6 +187,11 @@ test("the warnings: a call no declared capability unlocks, a declared capability
   // A request whose method is computed: no capability is unused, the literal ones still count.
   const dynamic = hostUsageDiagnostics(manifest(["aps.files"]), [[call(undefined, "ctx.host.request")], [call("image/generate", "ctx.host.request")]], EXECUTA_JSON);
   assert.deepEqual(dynamic.map((d) => d.message.slice(0, 40)), ["save calls ctx.host.request (image/gener"]);
+  // A tool left out for a source error may be the one that uses a capability: only missing ones are reported.
+  assert.deepEqual(hostUsageDiagnostics(manifest(["aps.files"]), calls, EXECUTA_JSON, false).map((d) => d.message.split(" (")[0]), [
+    "summarize calls ctx.host.sample",
+    "save calls ctx.host.storage.set",
+  ]);
   // The extractor did not look: nothing to say.
   assert.deepEqual(hostUsageDiagnostics(manifest(["aps.files"]), undefined, EXECUTA_JSON), []);
   // No host_capabilities at all: every helper call is reported, once per place.

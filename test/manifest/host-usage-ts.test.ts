@@ -202,3 +202,29 @@ export async function research({ question }: {
   ]);
   assert.equal(existsSync(join(dir, "manifest.json")), false, "generateManifest writes nothing");
 });
+
+test("ts: without the runtime's types (not vendored yet), the calls are traced from the ctx parameter", async () => {
+  const tools = `import type { ToolContext } from "./executa/index.js";
+
+/**
+ * Load a note.
+ * @tool
+ * @param key - Where it is kept.
+ */
+export async function load_note(key: string, ctx: ToolContext): Promise<unknown> {
+  const { storage } = ctx.host;
+  return (await storage.get(key)).value;
+}
+`;
+  const dir = writeProject({
+    "executa.json": executaJson("node", { host_capabilities: ["llm.sample"] }),
+    "package.json": JSON.stringify({ name: "bare", version: "1.0.0", type: "module" }),
+    "src/tools.ts": tools,
+  });
+  made.push(dir);
+  const found = await warnings(dir);
+  assert.deepEqual(found.map((w) => w.split(",")[0]), [
+    `${whereIs("src/tools.ts", tools, "storage.get(")}: warning: load_note calls storage.get (storage/get)`,
+    `${whereIs("executa.json", executaJson("node", { host_capabilities: ["llm.sample"] }), '"llm.sample"')}: warning: host_capabilities declares "llm.sample"`,
+  ]);
+});

@@ -51,8 +51,10 @@ export class HostCallReader {
     private readonly projectDir: string,
   ) {}
 
-  read(tool: FunctionLike): RawHostCall[] {
+  /** The calls of `tool`; `context` is its ToolContext parameter, when it has one. */
+  read(tool: FunctionLike, context?: ts.ParameterDeclaration): RawHostCall[] {
     this.bound.clear();
+    if (context) this.bound.set(context, CONTEXT);
     const calls: RawHostCall[] = [];
     const seen = new Set<ts.Node>([tool]);
     const queue: { fn: FunctionLike; depth: number }[] = [{ fn: tool, depth: 0 }];

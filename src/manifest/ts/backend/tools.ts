@@ -108,7 +108,7 @@ export class ToolReader {
     const name = tagText(toolTag)?.split(/\s+/)[0] || c.localName;
     const params = [...c.fn.parameters];
     const last = params[params.length - 1];
-    if (last && this.isContext(last)) params.pop();
+    const context = last && this.isContext(last) ? params.pop() : undefined;
     for (const p of params) {
       if (this.isContext(p)) this.error(p, "the ToolContext parameter must be the last one");
     }
@@ -125,7 +125,7 @@ export class ToolReader {
       timeoutTag: tagText(findTag(c.doc, "timeout")),
       paramTags: paramTags.map(({ name: n, location: l }) => ({ name: n, location: l })),
       location,
-      hostCalls: this.hostCalls.read(c.fn),
+      hostCalls: this.hostCalls.read(c.fn, context),
     };
     const single = params.length === 1 ? params[0]! : undefined;
     if (single && (ts.isObjectBindingPattern(single.name) || (ts.isIdentifier(single.name) && single.name.text === "args"))) {
