@@ -1,7 +1,7 @@
 /** Project -> extraction for its language -> manifest + bindings file, validated. */
-import { canonicalManifestJson, hasErrors, validateManifest, type Diagnostic, type Manifest } from "../protocol/index.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { canonicalManifestJson, hasErrors, validateManifest, type Diagnostic, type Manifest } from "../protocol/index.js";
 import { extractGo, renderGoBindings, GO_BINDINGS_PATH } from "./go/index.js";
 import { hostUsageDiagnostics } from "./host-usage.js";
 import { attachLocations } from "./locate.js";
