@@ -53,6 +53,7 @@ type Binding struct {
 type Result struct {
 	Tools          []map[string]any `json:"tools"`
 	Locations      []ToolLocation   `json:"locations"`
+	HostCalls      [][]RawHostCall  `json:"hostCalls"`
 	Bindings       []Binding        `json:"bindings"`
 	Diagnostics    []Diagnostic     `json:"diagnostics"`
 	BindingsSource string           `json:"bindingsSource"`
@@ -134,7 +135,8 @@ func extract(dir, module string) (*Result, error) {
 		x.names = append(x.names, name)
 	}
 	x.index()
-	res := &Result{Tools: []map[string]any{}, Locations: []ToolLocation{}, Bindings: []Binding{}}
+	res := &Result{Tools: []map[string]any{}, Locations: []ToolLocation{}, HostCalls: [][]RawHostCall{}, Bindings: []Binding{}}
+	hosts := x.hostIndex()
 	for _, f := range x.files {
 		attached := map[*ast.CommentGroup]bool{}
 		for _, decl := range f.Decls {
@@ -153,6 +155,7 @@ func extract(dir, module string) (*Result, error) {
 			}
 			res.Tools = append(res.Tools, tool)
 			res.Locations = append(res.Locations, tl)
+			res.HostCalls = append(res.HostCalls, x.hostCalls(hosts, fn))
 			res.Bindings = append(res.Bindings, Binding{Tool: tool["name"].(string), Module: module, Symbol: fn.Name.Name})
 		}
 		for _, cg := range f.Comments {

@@ -10,6 +10,10 @@ import os
 import re
 import sys
 
+# The helper's own folder first, also when the interpreter leaves the script's folder off sys.path (PYTHONSAFEPATH).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from host_calls import HostCalls  # noqa: E402
+
 SKIP_DIRS = {
     ".git", ".venv", "venv", "env", ".env", "node_modules", "__pycache__", "build", "dist",
     "tests", "test", ".tox", ".mypy_cache", ".pytest_cache", "site-packages", ".eggs",
@@ -223,6 +227,7 @@ class Extractor:
     def __init__(self, project):
         self.project = project
         self.diagnostics = list(project.errors)
+        self.host_calls = HostCalls(project)
 
     def diag(self, severity, module, node, message, hint=None):
         d = {"severity": severity, "message": message, "file": module.rel, "line": node.lineno, "column": node.col_offset + 1}
@@ -371,7 +376,7 @@ class Extractor:
         return None
 
     def extract(self):
-        tools, locations, bindings = [], [], []
+        tools, locations, bindings, host_calls = [], [], [], []
         packages = set()
         for name in sorted(self.project.modules):
             module = self.project.modules[name]
@@ -390,6 +395,7 @@ class Extractor:
                     continue
                 tools.append(tool[0])
                 locations.append(tool[1])
+                host_calls.append(self.host_calls.of_tool(module, node))
                 bindings.append({"tool": tool[0]["name"], "module": module.name, "symbol": node.name})
                 packages.add(module.name.split(".")[0])
         if not tools and not any(d["severity"] == "error" for d in self.diagnostics):
@@ -415,7 +421,7 @@ class Extractor:
                     self.diagnostics.append({"severity": "error", "message": "the tools in %s are not inside a package" % m.rel, "file": m.rel, "line": 1, "column": 1, "hint": "put them in a package (a folder with __init__.py)"})
                 else:
                     package_dir = os.path.dirname(mod.rel)
-        return {"tools": tools, "locations": locations, "bindings": bindings, "diagnostics": self.diagnostics, "packageDir": package_dir}
+        return {"tools": tools, "locations": locations, "hostCalls": host_calls, "bindings": bindings, "diagnostics": self.diagnostics, "packageDir": package_dir}
 
     def read_tool(self, module, fn, dec):
         opts = {}

@@ -1,6 +1,9 @@
 /** Project -> extraction for its language -> manifest + bindings file, validated. */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { canonicalManifestJson, hasErrors, validateManifest, type Diagnostic, type Manifest } from "../protocol/index.js";
 import { extractGo, renderGoBindings, GO_BINDINGS_PATH } from "./go/index.js";
+import { hostUsageDiagnostics } from "./host-usage.js";
 import { attachLocations } from "./locate.js";
 import type { Extraction } from "./model.js";
 import type { Output } from "./outputs.js";
@@ -70,7 +73,9 @@ export async function generateManifest(projectDir: string, options: GenerateOpti
     // and a manifest without tools follows from a source error already reported where it is.
     (d) => !pluginDiagnostics.some((p) => p.path === d.path && p.severity === "error") && !(sourceErrors && d.path === "$.tools" && extraction.tools.length === 0),
   );
-  const diagnostics = applyStrict([...extraction.diagnostics, ...pluginDiagnostics, ...validation], options.strict);
+  const executaJson = join(project.dir, "executa.json");
+  const usage = hostUsageDiagnostics(manifest, extraction.hostCalls, existsSync(executaJson) ? readFileSync(executaJson, "utf8") : undefined, !sourceErrors);
+  const diagnostics = applyStrict([...extraction.diagnostics, ...pluginDiagnostics, ...validation, ...usage], options.strict);
   const outputs: Output[] = [{ path: MANIFEST_PATH, content: canonicalManifestJson(manifest) }];
   const bindings = bindingsOutput(project, extraction);
   if (bindings) outputs.push(bindings);

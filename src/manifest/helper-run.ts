@@ -2,11 +2,14 @@
 import { exec, tail } from "../common/exec.js";
 import { ExecutaError } from "../common/errors.js";
 import { canonicalManifest, type Diagnostic, type ToolDefinition } from "../protocol/index.js";
+import type { RawHostCall } from "./host-helpers.js";
 import type { ToolBinding, ToolLocation } from "./model.js";
 
 export interface HelperOutput {
   tools: ToolDefinition[];
   locations: ToolLocation[];
+  /** Per tool, the calls on values reached from its context (host-helpers.ts resolves them). */
+  hostCalls?: RawHostCall[][];
   bindings: ToolBinding[];
   diagnostics: Diagnostic[];
   packageDir?: string;

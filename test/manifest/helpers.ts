@@ -37,3 +37,11 @@ export function tsProject(files: Record<string, string>, executa: Record<string,
     ...files,
   });
 }
+
+/** `file:line:col` of the first occurrence of `needle` in `source` (1-based, as diagnostics count). */
+export function whereIs(file: string, source: string, needle: string): string {
+  const at = source.indexOf(needle);
+  if (at < 0) throw new Error(`${needle} is not in ${file}`);
+  const before = source.slice(0, at);
+  return `${file}:${before.split("\n").length}:${at - before.lastIndexOf("\n")}`;
+}

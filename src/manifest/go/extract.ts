@@ -1,6 +1,6 @@
 /** The Go extractor: helpers/go, a go/ast program built once into a cache dir, then run per project. */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { exec, tail, which } from "../../common/exec.js";
@@ -8,6 +8,7 @@ import { ExecutaError } from "../../common/errors.js";
 import { HELPERS_DIR } from "../../common/package-info.js";
 import { precomputedExtraction } from "../fallback/index.js";
 import { runHelper, ToolchainMissing } from "../helper-run.js";
+import { resolveToolHostCalls } from "../host-helpers.js";
 import type { Extraction } from "../model.js";
 import type { Project } from "../../project/index.js";
 
@@ -22,7 +23,7 @@ function cacheDir(): string {
 /** The helper binary for this helper source, built with `go build` on first use. */
 export async function helperBinary(go: string): Promise<string> {
   const hash = createHash("sha256");
-  for (const file of ["go.mod", "main.go", "extract.go", "types.go"]) hash.update(readFileSync(join(GO_HELPER_DIR, file)));
+  for (const file of readdirSync(GO_HELPER_DIR).filter((f) => f === "go.mod" || f.endsWith(".go")).sort()) hash.update(file).update(readFileSync(join(GO_HELPER_DIR, file)));
   const exe = process.platform === "win32" ? ".exe" : "";
   const binary = join(cacheDir(), `go-extract-${hash.digest("hex").slice(0, 16)}-${process.platform}-${process.arch}${exe}`);
   if (existsSync(binary)) return binary;
@@ -44,8 +45,8 @@ export async function extractGo(project: Project, go = "go"): Promise<Extraction
     // The toolchain decides, not a helper binary cached by an earlier run.
     if (!(go.includes("/") || go.includes("\\") ? existsSync(go) : which(go))) throw new ToolchainMissing(`${go} was not found`);
     const binary = await helperBinary(go);
-    const out = await runHelper(binary, [project.dir, project.goMod?.module ?? ""], project.dir, "Go extractor");
-    return { ...out, via: "go" };
+    const { hostCalls, ...out } = await runHelper(binary, [project.dir, project.goMod?.module ?? ""], project.dir, "Go extractor");
+    return { ...out, ...resolveToolHostCalls("go", hostCalls), via: "go" };
   } catch (error) {
     if (!(error instanceof ToolchainMissing)) throw error;
     const fallback = precomputedExtraction(project);

@@ -4,6 +4,7 @@ import { ExecutaError } from "../../common/errors.js";
 import { HELPERS_DIR } from "../../common/package-info.js";
 import { precomputedExtraction } from "../fallback/index.js";
 import { runHelper, ToolchainMissing } from "../helper-run.js";
+import { resolveToolHostCalls } from "../host-helpers.js";
 import type { Extraction } from "../model.js";
 import { projectPython, type Project } from "../../project/index.js";
 
@@ -12,8 +13,8 @@ export const PYTHON_HELPER = join(HELPERS_DIR, "python", "extract_tools.py");
 export async function extractPython(project: Project, python?: string): Promise<Extraction> {
   const command = python ?? projectPython(project.dir) ?? "python3";
   try {
-    const out = await runHelper(command, [PYTHON_HELPER, project.dir], project.dir, "Python extractor");
-    return { ...out, via: "python" };
+    const { hostCalls, ...out } = await runHelper(command, [PYTHON_HELPER, project.dir], project.dir, "Python extractor");
+    return { ...out, ...resolveToolHostCalls("python", hostCalls), via: "python" };
   } catch (error) {
     if (!(error instanceof ToolchainMissing)) throw error;
     const fallback = precomputedExtraction(project);

@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { hasErrors, type Diagnostic } from "../../protocol/index.js";
+import { resolveHostCalls } from "../host-helpers.js";
 import type { Extraction, ToolBinding } from "../model.js";
 import { TS_BINDINGS_PATH } from "./bindings.js";
 import { mapTools } from "./map.js";
@@ -82,5 +83,6 @@ export async function extractTypeScript(projectDir: string): Promise<Extraction>
     style: t.style,
     ...(t.style === "positional" && { params: t.params.map((p) => p.name) }),
   }));
-  return { tools, locations, bindings, diagnostics, via: "typescript" };
+  const hostCalls = reading.tools.map((t) => resolveHostCalls("ts", t.hostCalls));
+  return { tools, locations, hostCalls, bindings, diagnostics, via: "typescript" };
 }

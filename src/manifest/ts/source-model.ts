@@ -5,6 +5,7 @@
  * API) means writing a new reader that returns the same shapes.
  */
 import type { Diagnostic, Json } from "../../protocol/index.js";
+import type { RawHostCall } from "../host-helpers.js";
 import type { SourceLocation } from "../model.js";
 
 export type Literal = string | number | boolean;
@@ -50,6 +51,8 @@ export interface SourceTool {
   /** Names given to `@param` tags, to warn about the ones that match no parameter. */
   paramTags: { name: string; location: SourceLocation }[];
   location: SourceLocation;
+  /** The calls the tool makes on values reached from its context (host-service helpers among them). */
+  hostCalls: RawHostCall[];
 }
 
 export interface SourceReading {

@@ -2,6 +2,7 @@
 import ts = require("typescript");
 import type { Diagnostic, Json } from "../../../protocol/index.js";
 import type { SourceInitializer, SourceParam, SourceTool } from "../source-model.js";
+import { HostCallReader } from "./host-calls.js";
 import { closestJsDoc, commentText, findTag, plainComment, tagText } from "./jsdoc.js";
 import { locationOf } from "./location.js";
 import { ShapeReader } from "./types.js";
@@ -18,6 +19,7 @@ interface Candidate {
 
 export class ToolReader {
   private readonly shapes: ShapeReader;
+  private readonly hostCalls: HostCallReader;
 
   constructor(
     private readonly checker: ts.TypeChecker,
@@ -25,6 +27,7 @@ export class ToolReader {
     private readonly diagnostics: Diagnostic[],
   ) {
     this.shapes = new ShapeReader(checker);
+    this.hostCalls = new HostCallReader(checker, projectDir);
   }
 
   private error(node: ts.Node, message: string, hint?: string, severity: "error" | "warning" = "error"): void {
@@ -105,7 +108,7 @@ export class ToolReader {
     const name = tagText(toolTag)?.split(/\s+/)[0] || c.localName;
     const params = [...c.fn.parameters];
     const last = params[params.length - 1];
-    if (last && this.isContext(last)) params.pop();
+    const context = last && this.isContext(last) ? params.pop() : undefined;
     for (const p of params) {
       if (this.isContext(p)) this.error(p, "the ToolContext parameter must be the last one");
     }
@@ -122,6 +125,7 @@ export class ToolReader {
       timeoutTag: tagText(findTag(c.doc, "timeout")),
       paramTags: paramTags.map(({ name: n, location: l }) => ({ name: n, location: l })),
       location,
+      hostCalls: this.hostCalls.read(c.fn, context),
     };
     const single = params.length === 1 ? params[0]! : undefined;
     if (single && (ts.isObjectBindingPattern(single.name) || (ts.isIdentifier(single.name) && single.name.text === "args"))) {
