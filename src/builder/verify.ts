@@ -79,10 +79,17 @@ export function launchFor(key: PlatformKey, host: PlatformKey, binary: string): 
   return { skip: `a ${key} binary cannot run on ${host}` };
 }
 
-/** Runs the conformance checks against one launch of the artifact; describe must equal manifest.json byte for byte. */
-export async function verifyLaunch(launch: Launch, expectManifestText: string): Promise<VerifyResult> {
+/**
+ * Runs the conformance checks against one launch of the artifact; describe must equal manifest.json
+ * byte for byte (a describe without a name compared as if it named `defaultName`, when given).
+ */
+export async function verifyLaunch(launch: Launch, expectManifestText: string, defaultName?: string): Promise<VerifyResult> {
   const { command, args, env, cwd } = launch;
-  const report = await runChecks({ command, args, ...(env && { env }), ...(cwd && { cwd }) }, { expectManifestText, ...((launch.emulated || launch.serial) && { concurrency: 1 }) });
+  const report = await runChecks({ command, args, ...(env && { env }), ...(cwd && { cwd }) }, {
+    expectManifestText,
+    ...(defaultName && { defaultManifestName: defaultName }),
+    ...((launch.emulated || launch.serial) && { concurrency: 1 }),
+  });
   const failures = report.results.filter((r) => r.status === "fail").map((r) => `${r.id}: ${r.message ?? r.description}`);
   return { ok: report.passed, checks: "conform", failures };
 }
