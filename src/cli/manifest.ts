@@ -15,10 +15,10 @@ async function printDiagnostics(diagnostics: Diagnostic[]): Promise<void> {
   }
 }
 
-function printCheck(result: CheckResult, fix: string): void {
+function printCheck(result: CheckResult, fix: string, live: boolean): void {
   const out = process.stdout;
   if (result.status === "in-sync") {
-    out.write(`${color.green("✔", out)} manifest.json is in sync with the code\n`);
+    out.write(`${color.green("✔", out)} manifest.json is in sync with ${live ? "the running plugin's describe" : "the code"}\n`);
     return;
   }
   const what = { missing: "is missing", drift: "is out of date", "non-canonical": "is not in canonical form (formatting only)", error: "" }[result.status];
@@ -47,7 +47,7 @@ function printAgainst(a: Against): void {
   else out.write(`${color.red("✖", out)} version ${a.version} does not carry the ${a.required_bump} bump these changes need: set executa.json's version to ${a.needs} or later\n`);
 }
 
-async function reportCheck(result: CheckResult, json: boolean, fix: string, against?: Against): Promise<number> {
+async function reportCheck(result: CheckResult, json: boolean, fix: string, live: boolean, against?: Against): Promise<number> {
   let exit: number = result.status === "in-sync" ? ExitCode.Ok : result.status === "error" ? ExitCode.CannotRun : ExitCode.Failed;
   if (exit === ExitCode.Ok && against && "ok" in against && !against.ok) exit = ExitCode.Failed;
   if (json) {
@@ -59,7 +59,7 @@ async function reportCheck(result: CheckResult, json: boolean, fix: string, agai
   } else {
     await printDiagnostics(result.diagnostics);
     if (result.status === "error") process.stderr.write(`${color.red("executa: error:")} the manifest cannot be generated; fix the errors above\n`);
-    else printCheck(result, fix);
+    else printCheck(result, fix, live);
     if (against) printAgainst(against);
   }
   return exit;
@@ -132,7 +132,9 @@ export const manifestCommand = defineCommand({
     if (args.check || args.against !== undefined) {
       const result = await m.compareOutputs(dir, outputs, diagnostics);
       const against = args.against === undefined || result.status === "error" ? undefined : await againstRelease(dir, args.against, JSON.parse(outputs[0]!.content) as Record<string, unknown>);
-      return reportCheck(result, args.json, fix, against);
+      const { manifestFromPlugin, readJsonObject } = await import("../project/index.js");
+      const live = args["from-plugin"] || manifestFromPlugin(readJsonObject(resolve(dir, "executa.json")));
+      return reportCheck(result, args.json, fix, live, against);
     }
 
     const { hasErrors } = await import("../protocol/index.js");

@@ -8,7 +8,7 @@ import { basename, join, resolve } from "node:path";
 import { ExecutaError, ExitCode } from "../../common/errors.js";
 import { launchOfEntry, type DetectedLaunch } from "../../host/index.js";
 import { describeLaunch, manifestOfAnswer } from "../../manifest/index.js";
-import { nativePlatformOf, type ExecutaType } from "../../project/index.js";
+import { manifestFromPlugin, nativePlatformOf, readJsonObject, type ExecutaType, type JsonObject } from "../../project/index.js";
 import { formatDiagnostic, type Diagnostic } from "../../protocol/index.js";
 import { TOOL_ID_PATTERN } from "../spec.js";
 import { writeProject } from "../write.js";
@@ -49,6 +49,8 @@ export interface InitResult {
   tool_id: string;
   entry?: string;
   command?: string[];
+  /** The executa.json init writes (or would write). */
+  executa_json: JsonObject;
   /** How init started the plugin for its describe (the way test, dev and build start it). */
   launch: { command: string; args: string[]; source: string };
   tools: number;
@@ -78,15 +80,27 @@ function readExisting(path: string): string | undefined {
   return existsSync(path) ? readFileSync(path, "utf8") : undefined;
 }
 
+/** How init starts the plugin for its describe; Python writes no __pycache__ into the folder meanwhile. */
 function launchOf(dir: string, type: ExecutaType, entry: string | undefined, command: string[] | undefined): DetectedLaunch {
-  if (command) return { command: command[0]!, args: command.slice(1), cwd: dir, source: "the command after --" };
-  return launchOfEntry(dir, type, entry!);
+  const launch: DetectedLaunch = command ? { command: command[0]!, args: command.slice(1), cwd: dir, source: "the command after --" } : launchOfEntry(dir, type, entry!);
+  return { ...launch, env: { ...process.env, ...launch.env, PYTHONDONTWRITEBYTECODE: "1" } };
+}
+
+/** An executa.json init did not write can never be what it would write: refused before the plugin runs. */
+function refuseForeignExecutaJson(dir: string): void {
+  const existing = readJsonObject(join(dir, "executa.json"));
+  if (existing && !manifestFromPlugin(existing)) {
+    throw new ExecutaError(`${dir} already has an executa.json, and executa init never overwrites; nothing was written`, {
+      hint: 'the folder is already a project: run executa test, manifest or build on it; to adopt it afresh, move executa.json aside first (init takes its tool_id with --tool-id)',
+    });
+  }
 }
 
 export async function adoptPlugin(options: InitOptions): Promise<InitResult> {
   const dir = resolve(options.dir);
   const shownDir = options.shownDir ?? options.dir;
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ExecutaError(`${dir} is not a folder`, { hint: "pass the folder that holds the plugin" });
+  refuseForeignExecutaJson(dir);
   const choice = await choosePlugin(dir, { ...options, shownDir });
   const launch = launchOf(dir, choice.type, choice.entry, choice.command);
   const answer = await describeLaunch(launch);
@@ -110,8 +124,11 @@ export async function adoptPlugin(options: InitOptions): Promise<InitResult> {
   const state = files.map((f) => ({ ...f, existing: readExisting(join(dir, f.path)) }));
   const differ = state.filter((f) => f.existing !== undefined && f.existing !== f.content).map((f) => f.path);
   if (differ.length) {
+    const ownManifest = differ.includes(outputs[0]!.path)
+      ? `; if the plugin serves manifest.json as its describe, \`executa manifest --from-plugin -- ${[launch.command, ...launch.args].join(" ")}\` rewrites it in canonical form`
+      : "";
     throw new ExecutaError(`executa init never overwrites, and ${differ.join(", ")} already exist${differ.length === 1 ? "s" : ""} in ${dir} with other content; nothing was written`, {
-      hint: `move ${differ.length === 1 ? "it" : "them"} aside and run executa init again (\`executa init --dry-run --json\` shows what it would write)`,
+      hint: `move ${differ.length === 1 ? "it" : "them"} aside and run executa init again (\`executa init --dry-run --json\` shows what it would write)${ownManifest}`,
     });
   }
   const toWrite = state.filter((f) => f.existing === undefined);
@@ -124,6 +141,7 @@ export async function adoptPlugin(options: InitOptions): Promise<InitResult> {
     tool_id: toolId,
     ...(choice.entry && { entry: choice.entry }),
     ...(command && { command }),
+    executa_json: executaJson,
     launch: { command: launch.command, args: launch.args, source: launch.source },
     tools: Array.isArray(manifest.tools) ? manifest.tools.length : 0,
     files: state.map((f) => ({ path: f.path, status: f.existing !== undefined ? "unchanged" : options.dryRun ? "would-write" : "written" })),
