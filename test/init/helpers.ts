@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { exec, which } from "../../src/common/exec.js";
 import { PACKAGE_ROOT } from "../../src/common/package-info.js";
 import { Session } from "../../src/host/index.js";
@@ -27,7 +27,10 @@ export function tempFolder(name: string): string {
 /** Copies corpus files (relative to test/plugins) into a fresh folder named `name`, under new names when given. */
 export function adoptable(name: string, files: Record<string, string>): string {
   const dir = tempFolder(name);
-  for (const [to, from] of Object.entries(files)) cpSync(join(CORPUS, from), join(dir, to), { recursive: true });
+  for (const [to, from] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, to)), { recursive: true });
+    cpSync(join(CORPUS, from), join(dir, to), { recursive: true });
+  }
   return dir;
 }
 
@@ -108,12 +111,12 @@ export async function assertActionlintClean(dir: string, skip: (reason: string) 
  * Starts the built artifact, negotiates the protocol, asks describe and invokes one tool behind
  * the mock host; returns both answers.
  */
-export async function runArtifact(path: string, tool: string, args: Record<string, unknown>): Promise<{ describe: unknown; invoke: unknown }> {
+export async function runArtifact(path: string, tool: string, args: Record<string, unknown>, credentials?: Record<string, string>): Promise<{ describe: unknown; invoke: unknown }> {
   const session = new Session({ command: path, args: [], cwd: tmpdir() });
   try {
     await session.initialize();
     const describe = await session.describe();
-    const invoke = await session.invoke(tool, args, { timeoutMs: 20_000 });
+    const invoke = await session.invoke(tool, args, { timeoutMs: 20_000, ...(credentials && { credentials }) });
     return { describe: "result" in describe.frame ? describe.frame.result : describe.frame, invoke: "result" in invoke.frame ? invoke.frame.result : invoke.frame };
   } finally {
     await session.dispose();
@@ -131,7 +134,7 @@ interface BuildJson {
  * project records it) and build all succeed without a hand edit, and the built artifact serves
  * manifest.json and runs `tool`. Returns the build report.
  */
-export async function assertToolchainWorks(dir: string, tool: string, args: Record<string, unknown>): Promise<BuildJson> {
+export async function assertToolchainWorks(dir: string, tool: string, args: Record<string, unknown>, credentials?: Record<string, string>): Promise<BuildJson> {
   const manifest = readJson(join(dir, "manifest.json"));
   const test = await executaJson<{ status: string; results: Array<{ id: string; status: string }> }>(dir, "test");
   assert.equal(test.code, 0, test.shown);
@@ -150,7 +153,7 @@ export async function assertToolchainWorks(dir: string, tool: string, args: Reco
   const [target] = build.out.targets;
   assert.equal(target!.verify.status, "passed", JSON.stringify(target!.verify));
   for (const file of ["SHA256SUMS", "sbom.cdx.json", "build.json"]) assert.ok(existsSync(join(dir, "dist", file)), file);
-  const ran = await runArtifact(join(dir, "dist", target!.file), tool, args);
+  const ran = await runArtifact(join(dir, "dist", target!.file), tool, args, credentials);
   assert.deepEqual({ name: manifest.name, ...(ran.describe as object) }, manifest, "the artifact serves manifest.json");
   assert.equal((ran.invoke as { success?: unknown }).success, true, JSON.stringify(ran.invoke));
   return build.out;
