@@ -2,13 +2,15 @@
  * `executa init` refuses, with exit 2 (1 for a describe that is not a valid manifest), a clear
  * error and a hint, and leaves the folder byte for byte as it was: nothing to adopt, several
  * candidates and no terminal, a file that exists with other content, an executa.json it did not
- * write, a plugin that never answers, bad flags. --json prints one object in every outcome.
+ * write, a plugin that never answers, bad flags. --json prints one object in every outcome. On a
+ * terminal, several candidates are a question instead.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
-import { which } from "../../src/common/exec.js";
+import { exec, which } from "../../src/common/exec.js";
+import { PACKAGE_ROOT } from "../../src/common/package-info.js";
 import { adoptable, executa, executaJson, snapshot, tempFolder } from "./helpers.js";
 
 const made: string[] = [];
@@ -103,4 +105,38 @@ test("-- <command>: the command is what executa.json records, project-relative, 
   assert.equal(r.code, 0, r.shown);
   assert.deepEqual([r.out.type, r.out.command, r.out.entry, r.out.tool_id], ["python", ["python3", "plugin.py"], "plugin.py", "tool-acme-notebook"]);
   assert.equal((await executa(dir, "manifest", "--check")).code, 0);
+});
+
+/** Runs `executa init` on a terminal (a pseudo-terminal by Python's pty module), pressing `keys` once the question shows. */
+const PTY_DRIVER = `
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ.pop("CI", None)
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b""
+def read(until, seconds):
+    global out
+    end = time.time() + seconds
+    while time.time() < end and until not in out:
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                return
+read(b"Which file starts the plugin?", 30)
+os.write(fd, b"\\x1b[B")
+time.sleep(0.3)
+os.write(fd, b"\\r")
+read(b"Next steps", 60)
+sys.stdout.write(out.decode("utf8", "replace"))
+`;
+
+test("on a terminal, several candidates become a question; the one chosen is adopted", { skip: !which("python3") && "python3 drives the pseudo-terminal" }, async () => {
+  const dir = adoptable("two-on-a-tty", { "notes.mjs": "node/notes-storage.mjs", "rates.mjs": "node/currency-converter.mjs" });
+  made.push(dir);
+  const r = await exec("python3", ["-c", PTY_DRIVER, process.execPath, join(PACKAGE_ROOT, "bin", "executa.js"), "init"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" }, timeoutMs: 120_000 });
+  assert.match(r.stdout, /Which file starts the plugin\?/, r.stdout + r.stderr);
+  assert.match(r.stdout, /Adopted currency-converter \(node, command node rates\.mjs; 2 tools\)/, r.stdout + r.stderr);
+  assert.equal(JSON.parse(readFileSync(join(dir, "executa.json"), "utf8")).entry, "rates.mjs");
 });
