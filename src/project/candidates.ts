@@ -83,7 +83,7 @@ function nodeCandidates(dir: string): EntryCandidate[] {
   else if (pkg.bin && typeof pkg.bin === "object") for (const [name, file] of Object.entries(pkg.bin as JsonObject)) add(str(file), `package.json bin ${name}`, name);
   add(str(pkg.main), "package.json main", str(pkg.name));
   if (found.length) return found;
-  return stdinScripts(dir, JS_EXTENSIONS, /\bprocess\.stdin\b|\bstdin\b/).map((f) => ({ type: "node", entry: f, source: "a JavaScript file reading stdin" }));
+  return stdinScripts(dir, JS_EXTENSIONS, /\bstdin\b/).map((f) => ({ type: "node", entry: f, source: "a JavaScript file reading stdin" }));
 }
 
 function goCandidates(dir: string): EntryCandidate[] {

@@ -40,6 +40,9 @@ test("several main files: refused without --entry (the folder byte for byte as i
   assert.equal(init.code, 0, init.shown);
   assert.deepEqual([init.out.type, init.out.entry, init.out.command], ["go", "sampling.go", ["go", "run", "sampling.go", "channel.go"]], "the main file and the folder's helper, not the other main");
   assert.equal(readJson(join(dir, "executa.json")).tool_id, "sampling-tool");
+  const again = await executaJson<{ files: Array<{ status: string }> }>(dir, "init", "--ci");
+  assert.equal(again.code, 0, `init again, without --entry, takes the plugin its executa.json names: ${again.shown}`);
+  assert.deepEqual(again.out.files.map((f) => f.status), ["unchanged", "unchanged", "unchanged"]);
   const workflow = parse(readFileSync(join(dir, ".github", "workflows", "ci.yml"), "utf8")) as { jobs: Record<string, { strategy?: { matrix: { target: string[] } }; steps: Array<{ run?: string }> }> };
   assert.equal(workflow.jobs.test, undefined, "no `go vet ./...`: a folder with several mains is not one package");
   assert.deepEqual(workflow.jobs.build!.strategy!.matrix.target, workflowMatrix("go").map((m) => m.target));

@@ -86,22 +86,23 @@ function launchOf(dir: string, type: ExecutaType, entry: string | undefined, com
   return { ...launch, env: { ...process.env, ...launch.env, PYTHONDONTWRITEBYTECODE: "1" } };
 }
 
-/** An executa.json init did not write can never be what it would write: refused before the plugin runs. */
-function refuseForeignExecutaJson(dir: string): void {
+/** An executa.json init did not write can never be what it would write: refused before the plugin runs. Returns one init wrote. */
+function adoptedBefore(dir: string): JsonObject | undefined {
   const existing = readJsonObject(join(dir, "executa.json"));
   if (existing && !manifestFromPlugin(existing)) {
     throw new ExecutaError(`${dir} already has an executa.json, and executa init never overwrites; nothing was written`, {
       hint: 'the folder is already a project: run executa test, manifest or build on it; to adopt it afresh, move executa.json aside first (init takes its tool_id with --tool-id)',
     });
   }
+  return existing;
 }
 
 export async function adoptPlugin(options: InitOptions): Promise<InitResult> {
   const dir = resolve(options.dir);
   const shownDir = options.shownDir ?? options.dir;
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ExecutaError(`${dir} is not a folder`, { hint: "pass the folder that holds the plugin" });
-  refuseForeignExecutaJson(dir);
-  const choice = await choosePlugin(dir, { ...options, shownDir });
+  const adopted = adoptedBefore(dir);
+  const choice = await choosePlugin(dir, { ...options, shownDir, ...(adopted && { adopted }) });
   const launch = launchOf(dir, choice.type, choice.entry, choice.command);
   const answer = await describeLaunch(launch);
   const toolId = toolIdOf(options.toolId, [choice.toolId, answer.name, basename(dir)]);

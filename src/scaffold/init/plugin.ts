@@ -5,7 +5,9 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative } from "node:path";
 import { ExecutaError } from "../../common/errors.js";
-import { candidateOfEntry, findEntryCandidates, goMainFiles, insideProject, type EntryCandidate, type ExecutaType } from "../../project/index.js";
+import {
+  candidateOfEntry, EXECUTA_TYPES, findEntryCandidates, goMainFiles, insideProject, type EntryCandidate, type ExecutaType, type JsonObject,
+} from "../../project/index.js";
 
 export interface PluginChoice {
   type: ExecutaType;
@@ -22,6 +24,8 @@ export interface PluginChoice {
 export type Chooser = (candidates: readonly EntryCandidate[]) => Promise<EntryCandidate>;
 
 export interface ChoiceOptions {
+  /** executa.json as init wrote it before: run again, init takes the plugin it names. */
+  adopted?: JsonObject;
   entry?: string;
   command?: string[];
   choose?: Chooser;
@@ -75,8 +79,19 @@ function describeCandidates(candidates: readonly EntryCandidate[]): string {
   return candidates.map((c) => `\n  ${c.entry.padEnd(24)} ${c.type}: ${c.source}`).join("");
 }
 
+/** The plugin an executa.json init wrote names (its entry, its command). */
+function choiceOfExisting(adopted: JsonObject): PluginChoice | undefined {
+  const type = EXECUTA_TYPES.find((t) => t === adopted.type);
+  const entry = typeof adopted.entry === "string" ? adopted.entry : undefined;
+  const command = Array.isArray(adopted.command) && adopted.command.every((a) => typeof a === "string") ? (adopted.command as string[]) : undefined;
+  if (!type || (!entry && !command)) return undefined;
+  return { type, ...(entry && { entry }), ...(command && { command }), source: "executa.json", ...(typeof adopted.tool_id === "string" && { toolId: adopted.tool_id }) };
+}
+
 /** The plugin `executa init` adopts in `dir`; throws (exit 2) when there is none, or several and no way to ask. */
 export async function choosePlugin(dir: string, options: ChoiceOptions): Promise<PluginChoice> {
+  const again = !options.entry && !options.command?.length && options.adopted ? choiceOfExisting(options.adopted) : undefined;
+  if (again) return again;
   if (options.command?.length) {
     if (options.entry) throw new ExecutaError("--entry and a command after -- both say how the plugin starts", { hint: "give one of them" });
     return choiceOfCommand(dir, options.command);
