@@ -63,8 +63,8 @@ function choiceOfCommand(dir: string, given: string[]): PluginChoice {
     return { type: "node", command, source, ...(entry && { entry }) };
   }
   if (PYTHONS.test(program)) {
-    const module = args[args.indexOf("-m") + 1];
-    const entry = args.includes("-m") && module && existsSync(join(dir, ...module.split("."), "__main__.py")) ? module.split(".").join("/") : firstFile(/\.py$/);
+    const module = args.includes("-m") ? args[args.indexOf("-m") + 1]?.split(".").join("/") : undefined;
+    const entry = !module ? firstFile(/\.py$/) : existsSync(join(dir, module, "__main__.py")) ? module : isFileIn(dir, `${module}.py`) ? `${module}.py` : undefined;
     return { type: "python", command, source, ...(entry && { entry }) };
   }
   if (/^go(?:\.exe)?$/.test(program) && args[0] === "run") {
