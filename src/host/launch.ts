@@ -101,7 +101,7 @@ function requireProjectPython(dir: string): string {
   return python;
 }
 
-/** How an executa.json `entry` of each type starts (executa.json's fields are described in README, executa.json). */
+/** How an executa.json `entry` of each type starts (README: "executa.json of an adopted plugin"). */
 export function launchOfEntry(dirIn: string, type: ExecutaType, entry: string): DetectedLaunch {
   const dir = resolve(dirIn);
   const source = `executa.json entry ${entry}`;
@@ -115,7 +115,7 @@ export function launchOfEntry(dirIn: string, type: ExecutaType, entry: string): 
       const py = pythonEntry(dir, entry);
       if (py.kind === "script") return { command: python, args: [resolve(dir, py.file)], cwd: dir, source, language: "python" };
       if (py.kind === "package") return { command: python, args: ["-m", py.name], cwd: dir, source, language: "python" };
-      const code = `import sys; sys.path[:0] = [${JSON.stringify(dir)}]; from ${py.module} import ${py.func.split(".")[0]} as _m; sys.exit(_m())`;
+      const code = `import sys; sys.path[:0] = [${JSON.stringify(dir)}]; from ${py.module} import ${py.func.split(".")[0]}; sys.exit(${py.func}())`;
       return { command: python, args: ["-c", code], cwd: dir, source, language: "python" };
     }
     case "go":
