@@ -12,15 +12,18 @@ export async function goVersion(): Promise<string> {
   return result.stdout.trim().replace(/^go/, "");
 }
 
-/** Builds the main package at `projectDir` for `key` into `outPath`. */
-export async function goBuild(projectDir: string, key: PlatformKey, outPath: string): Promise<void> {
-  const result = await exec("go", ["build", "-trimpath", "-buildvcs=false", "-ldflags", "-s -w", "-o", outPath, "."], {
+/**
+ * Builds the main package at `projectDir` for `key` into `outPath`; `sources` names another
+ * package folder or the file set of one `main` in a folder that has several.
+ */
+export async function goBuild(projectDir: string, key: PlatformKey, outPath: string, sources: readonly string[] = ["."]): Promise<void> {
+  const result = await exec("go", ["build", "-trimpath", "-buildvcs=false", "-ldflags", "-s -w", "-o", outPath, ...sources], {
     cwd: projectDir,
     env: { ...process.env, CGO_ENABLED: "0", ...goEnvFor(key) },
   });
   if (result.code !== 0) {
     throw new ExecutaError(`go build for ${key} failed: ${tail(result.stderr, 4).replace(/\n/g, " / ")}`, {
-      hint: "run `go build .` in the project to see the whole error",
+      hint: `run \`go build ${sources.join(" ")}\` in the project to see the whole error`,
     });
   }
 }

@@ -9,11 +9,12 @@ import { join, relative, sep } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 import { PACKAGE_JSON } from "../common/package-info.js";
 import type { StepOutcome } from "../common/term.js";
-import type { PlatformKey } from "../protocol/index.js";
+import { nativePlatformOf } from "../project/index.js";
+import { PLATFORM_KEYS, type PlatformKey } from "../protocol/index.js";
 import { checkManifestBeforeBuild } from "./manifest-check.js";
 import { artifactEntries, binaryUrls, entrypointIn, factsOf, writeArchive, writeBinaryUrls, writeChecksumFile, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
-import { bunPackager, goPackager, nodePackager, pythonPackager, type Built, type Packager, type Step } from "./packagers.js";
-import { readProject, type BuildProject as Project, type Language } from "./project.js";
+import { bunPackager, goPackager, nodePackager, prebuiltPackager, pythonPackager, type Built, type Packager, type Step } from "./packagers.js";
+import { readProject, type BuildLanguage, type BuildProject as Project } from "./project.js";
 import type { PythonLayout } from "./python.js";
 import { compareBuilds, type Difference } from "./reproducible.js";
 import { writeSboms } from "./sbom/index.js";
@@ -88,7 +89,7 @@ export interface BuildReport {
   ok: boolean;
   name: string;
   version: string;
-  language: Language;
+  language: BuildLanguage;
   dist: string;
   manifest_check: "checked";
   targets: TargetReport[];
@@ -99,11 +100,11 @@ export interface BuildReport {
   reproducible?: ReproducibleReport;
 }
 
-async function verifyTarget(key: PlatformKey, host: PlatformKey, binary: string, manifestText: string, serial: boolean): Promise<VerifyStatus> {
+async function verifyTarget(key: PlatformKey, host: PlatformKey, binary: string, project: Project, serial: boolean): Promise<VerifyStatus> {
   const found = launchFor(key, host, binary);
   if ("skip" in found) return { status: "skipped", reason: found.skip };
   const launch = { ...found, serial };
-  const result = await verifyLaunch(launch, manifestText);
+  const result = await verifyLaunch(launch, project.manifestText, project.describeName);
   const gap = launch.underWine && !result.ok ? wineGap(result.failures) : undefined;
   if (gap) return { status: "skipped", reason: gap };
   return { status: result.ok ? "passed" : "failed", checks: result.checks, ...(!result.ok && { failures: result.failures }) };
@@ -133,6 +134,7 @@ interface Output {
 
 function makePackager(plan: Plan, work: string, step: Step): Promise<Packager> {
   const { project, options, host, targets } = plan;
+  if (project.language === "binary") return prebuiltPackager(project);
   if (project.language === "go") return goPackager(project);
   if (project.language === "python") return pythonPackager(project, targets, host, work, options.pythonLayout ?? "onedir");
   if (options.runtime === "bun") return bunPackager(project, targets, host, work, step);
@@ -179,7 +181,7 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
       contents.push({ platform: key, archive, components: built.components });
       const verified: VerifyStatus = !verify
         ? { status: "skipped", reason: "--no-verify" }
-        : await step(`verify ${key}`, () => verifyTarget(key, host, executable, project.manifestText, built.layout === "onefile"), verifyOutcome);
+        : await step(`verify ${key}`, () => verifyTarget(key, host, executable, project, built.layout === "onefile"), verifyOutcome);
       targets.push({
         platform: key,
         ...factsOf(executable, relative(out, executable).split(sep).join("/")),
@@ -220,6 +222,27 @@ async function checkReproducible(plan: Plan, first: string, written: readonly st
   return { identical, files: files.length, seconds: Math.round(performance.now() - started) / 1000, differences, ...(!identical && { second_dir: second }) };
 }
 
+/**
+ * A binary plugin builds for the one platform its executable is for: there is no source to build
+ * another from, so packaging it (archive, checksums, SBOM, verification) is what build can do.
+ */
+function prebuiltTargets(project: Project, spec: BuildOptions["targets"]): PlatformKey[] {
+  const platform = nativePlatformOf(join(project.dir, project.entry!));
+  if (!platform) {
+    throw new ExecutaError(`${project.entry} is not a native executable for one of Anna's platforms (${PLATFORM_KEYS.join(", ")})`, {
+      hint: 'a binary plugin is packaged as it is: point executa.json "entry" at the built executable (ELF, Mach-O or PE)',
+    });
+  }
+  const wanted = [spec].flat().filter(Boolean).length ? parseTargets(spec, [platform]) : [platform];
+  const others = wanted.filter((t) => t !== platform);
+  if (others.length) {
+    throw new ExecutaError(`${project.entry} is a ${platform} executable, so it builds for ${platform} only, not ${others.join(", ")}`, {
+      hint: `drop --target (or use --target ${platform}); for another platform, build the plugin's executable there and package that one`,
+    });
+  }
+  return wanted;
+}
+
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const step = options.step ?? plainStep;
   const project = readProject(options.projectDir);
@@ -235,7 +258,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   }
   await checkManifestBeforeBuild(project.dir);
   const host = hostKey();
-  const targets = parseTargets(options.targets, buildTargets(project.language));
+  const targets = project.language === "binary" ? prebuiltTargets(project, options.targets) : parseTargets(options.targets, buildTargets(project.language));
   if (options.snapshot && targets.some((t) => t !== host)) {
     throw new ExecutaError(`--snapshot builds only for this machine's platform (${host})`, { hint: `use --snapshot --target ${host}, and build the other targets without --snapshot` });
   }

@@ -3,9 +3,11 @@
  * path (one executable, or for PyInstaller's one-folder layout a folder holding `bin/`) and says
  * what went into it.
  */
-import { mkdirSync, renameSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
+import { which } from "../common/exec.js";
 import type { StepOutcome } from "../common/term.js";
+import { goEntryArgs, pythonEntry, type PythonEntry } from "../project/index.js";
 import type { PlatformKey } from "../protocol/index.js";
 import { bundle } from "../bundle/index.js";
 import { bunCompile } from "./bun.js";
@@ -22,7 +24,8 @@ import { writeAtomic } from "./write-atomic.js";
 export type Step = <T>(label: string, work: () => Promise<T>, outcome?: (result: T) => StepOutcome) => Promise<T>;
 
 export interface Built {
-  runtime: "node-sea" | "bun" | "go" | "pyinstaller";
+  /** `prebuilt`: a binary plugin's own executable, packaged as it is. */
+  runtime: "node-sea" | "bun" | "go" | "pyinstaller" | "prebuilt";
   runtimeVersion: string;
   /** PyInstaller's layout; a one-folder artifact is a folder with `bin/<name>` and `bin/_internal/`. */
   layout?: PythonLayout;
@@ -47,7 +50,7 @@ export async function nodePackager(project: Project, targets: PlatformKey[], hos
     fetchPackageFiles([hostRuntime, ...runtimes].map((r) => ({ pkg: r.pkg, version: r.version, file: r.binary }))),
   );
   const { code, inputs } = await step("bundle with esbuild", () =>
-    options.snapshot ? bundle({ projectDir: project.dir, entrySource: snapshotEntrySource(project.dir) }) : bundle({ projectDir: project.dir }),
+    options.snapshot ? bundle({ projectDir: project.dir, entrySource: snapshotEntrySource(project.dir) }) : bundle({ projectDir: project.dir, ...(project.entry && { entry: project.entry }) }),
   );
   const packages = npmComponents(project.dir, inputs);
   const blobs = new Map<boolean, Promise<Buffer>>();
@@ -72,7 +75,7 @@ export async function bunPackager(project: Project, targets: PlatformKey[], host
   const [bun, ...fetched] = await step(`fetch Bun ${BUN_VERSION} runtimes`, () =>
     fetchPackageFiles(wanted.map((b) => ({ pkg: b.pkg, version: b.version, file: b.binary }))),
   );
-  const { code, inputs } = await step("bundle with esbuild", () => bundle({ projectDir: project.dir }));
+  const { code, inputs } = await step("bundle with esbuild", () => bundle({ projectDir: project.dir, ...(project.entry && { entry: project.entry }) }));
   const packages = npmComponents(project.dir, inputs);
   const entry = join(work, "bundle.cjs");
   writeAtomic(entry, code);
@@ -86,8 +89,9 @@ export async function bunPackager(project: Project, targets: PlatformKey[], host
 
 export async function goPackager(project: Project): Promise<Packager> {
   const version = await goVersion();
+  const sources = project.entry ? goEntryArgs(project.dir, project.entry) : ["."];
   return async (key, tempOut) => {
-    await goBuild(project.dir, key, tempOut);
+    await goBuild(project.dir, key, tempOut, sources);
     const info = await goBuildInfo(tempOut);
     return { runtime: "go", runtimeVersion: version, components: [goStdlib(info.goVersion || version), ...info.modules] };
   };
@@ -96,8 +100,9 @@ export async function goPackager(project: Project): Promise<Packager> {
 export async function pythonPackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, layout: PythonLayout): Promise<Packager> {
   checkPythonTargets(targets, host);
   const tool = await pythonTool(project.dir);
+  const entry: PythonEntry = project.entry ? pythonEntry(project.dir, project.entry) : { kind: "package", name: project.pyModule! };
   return async (_key, tempOut) => {
-    const built = await pyinstallerBuild({ tool, projectDir: project.dir, pyModule: project.pyModule!, name: project.name, layout, workDir: work, outDir: join(work, "out") });
+    const built = await pyinstallerBuild({ tool, projectDir: project.dir, entry, name: project.name, layout, workDir: work, outDir: join(work, "out") });
     if (layout === "onefile") {
       renameSync(built, tempOut);
     } else {
@@ -107,5 +112,20 @@ export async function pythonPackager(project: Project, targets: PlatformKey[], h
     }
     const packages = await pythonPackages(tool.python, pyinstallerWorkPath(work));
     return { runtime: "pyinstaller", runtimeVersion: tool.pyinstallerVersion, layout, components: [cpython(tool.pythonVersion), ...packages] };
+  };
+}
+
+/**
+ * A binary plugin: its own executable, for the one platform its header names, copied as it is
+ * (no source to rebuild it from). A Go binary's build info gives the SBOM its modules.
+ */
+export async function prebuiltPackager(project: Project): Promise<Packager> {
+  const file = join(project.dir, project.entry!);
+  const info = which("go") ? await goBuildInfo(file).catch(() => undefined) : undefined;
+  return async (_key, tempOut) => {
+    copyFileSync(file, tempOut);
+    chmodSync(tempOut, 0o755);
+    const components = info?.goVersion ? [goStdlib(info.goVersion), ...info.modules] : [];
+    return { runtime: "prebuilt", runtimeVersion: info?.goVersion ? `go${info.goVersion}` : "unknown", components };
   };
 }

@@ -1,38 +1,95 @@
-/** What `executa build` needs on top of the project: the executable's name and the committed manifest. */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+/** What `executa build` needs of the project: its language, what to package, the executable's name and the committed manifest. */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { ExecutaError } from "../common/errors.js";
-import { loadProject, pyModuleOf, type Language, type Project } from "../project/index.js";
+import {
+  entryOf, insideProject, loadProject, manifestFromPlugin, pyModuleOf, readJsonObject, type JsonObject, type Language,
+} from "../project/index.js";
 import type { Manifest } from "../protocol/index.js";
 
 export type { Language };
+/** A plugin's build language: one of ours, or a prebuilt executable that is packaged as it is. */
+export type BuildLanguage = Language | "binary";
 
-export interface BuildProject extends Project {
+export interface BuildProject {
+  dir: string;
+  language: BuildLanguage;
+  executaJson?: JsonObject;
   /** The executable's name: executa.json tool_id, else its name, else the manifest's name. */
   name: string;
   manifestText: string;
   manifest: Manifest;
-  /** Python: the package folder holding __main__.py. */
+  /**
+   * executa.json `entry`: what is packaged instead of a generated project's (src/main.ts, the
+   * package's __main__.py, the root Go package); for a binary, the executable itself.
+   */
+  entry?: string;
+  /** Python without an entry: the package folder holding __main__.py. */
   pyModule?: string;
+  /** manifest.json is the running plugin's describe: a describe without a name is checked as if it named this (executa.json's tool_id). */
+  describeName?: string;
 }
 
-export function readProject(dir: string): BuildProject {
-  const project = loadProject(dir);
-  const manifestPath = join(project.dir, "manifest.json");
+const str = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
+
+function readManifest(dir: string): { manifestText: string; manifest: Manifest } {
+  const manifestPath = join(dir, "manifest.json");
   if (!existsSync(manifestPath)) {
-    throw new ExecutaError(`no manifest.json in ${project.dir}`, { hint: "run `executa manifest` to generate it, then build again" });
+    throw new ExecutaError(`no manifest.json in ${dir}`, { hint: "run `executa manifest` to generate it, then build again" });
   }
   const manifestText = readFileSync(manifestPath, "utf8");
-  let manifest: Manifest;
   try {
-    manifest = JSON.parse(manifestText) as Manifest;
+    return { manifestText, manifest: JSON.parse(manifestText) as Manifest };
   } catch (error) {
     throw new ExecutaError(`manifest.json is not valid JSON: ${(error as Error).message}`, { hint: "run `executa manifest` to regenerate it" });
   }
-  const raw = [project.toolId, project.executaJson?.name, manifest.name].find((v) => typeof v === "string" && v) as string | undefined;
+}
+
+function checkedName(raw: string | undefined): string {
   if (!raw) throw new ExecutaError("the plugin has no name", { hint: "set tool_id in executa.json" });
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(raw)) {
     throw new ExecutaError(`the plugin name '${raw}' cannot be a file name`, { hint: "use letters, digits, '.', '-' and '_' in tool_id" });
   }
-  return { ...project, name: raw, manifestText, manifest, ...(project.language === "python" && { pyModule: pyModuleOf(project) }) };
+  return raw;
+}
+
+/** A binary plugin's executable: `entry`, else Anna's bin/<tool_id>, else the `command` when it is a file of the folder. */
+function binaryEntry(dir: string, executaJson: JsonObject, toolId: string | undefined): string {
+  const entry = entryOf(dir, executaJson);
+  if (entry) return entry;
+  const candidates = [toolId && `bin/${toolId}`, Array.isArray(executaJson.command) ? str(executaJson.command[0]) : undefined];
+  const found = candidates.find((c): c is string => Boolean(c && insideProject(c) && existsSync(join(dir, c)) && statSync(join(dir, c)).isFile()));
+  if (!found) {
+    throw new ExecutaError(`executa.json says type "binary" but names no executable to package`, {
+      hint: 'set "entry" to the executable\'s path in the folder, e.g. "entry": "bin/my-plugin"',
+    });
+  }
+  return found;
+}
+
+export function readProject(dirIn: string): BuildProject {
+  const dir = resolve(dirIn);
+  const executaJson = readJsonObject(join(dir, "executa.json"));
+  const describeName = manifestFromPlugin(executaJson) ? str(executaJson?.tool_id) : undefined;
+  if (executaJson?.type === "binary") {
+    const { manifestText, manifest } = readManifest(dir);
+    const toolId = str(executaJson.tool_id);
+    const name = checkedName(toolId ?? str(executaJson.name) ?? manifest.name);
+    return { dir, language: "binary", executaJson, name, manifestText, manifest, entry: binaryEntry(dir, executaJson, toolId), ...(describeName && { describeName }) };
+  }
+  const project = loadProject(dir);
+  const { manifestText, manifest } = readManifest(project.dir);
+  const name = checkedName([project.toolId, project.executaJson?.name, manifest.name].map(str).find(Boolean));
+  const entry = entryOf(dir, project.executaJson);
+  return {
+    dir: project.dir,
+    language: project.language,
+    ...(project.executaJson && { executaJson: project.executaJson }),
+    name,
+    manifestText,
+    manifest,
+    ...(entry && { entry }),
+    ...(project.language === "python" && !entry && { pyModule: pyModuleOf(project) }),
+    ...(describeName && { describeName }),
+  };
 }

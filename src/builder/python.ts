@@ -7,7 +7,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 import { exec, tail } from "../common/exec.js";
-import { projectVenv, requirePython } from "../project/index.js";
+import { projectVenv, requirePython, type PythonEntry } from "../project/index.js";
 import type { PlatformKey } from "../protocol/index.js";
 
 export type PythonLayout = "onedir" | "onefile";
@@ -53,27 +53,43 @@ export function checkPythonTargets(targets: readonly PlatformKey[], host: Platfo
 export interface PyInstallerOptions {
   tool: PythonTool;
   projectDir: string;
-  pyModule: string;
+  /** What starts the plugin: a generated project's package, or executa.json's entry. */
+  entry: PythonEntry;
   name: string;
   layout: PythonLayout;
   workDir: string;
   outDir: string;
 }
 
+/** The script PyInstaller starts from, and the package whose modules it must collect (imported by name only). */
+function launcherOf(options: PyInstallerOptions): { script: string; collect?: string } {
+  const { entry, projectDir, workDir } = options;
+  if (entry.kind === "script") {
+    const script = join(projectDir, entry.file);
+    if (!existsSync(script)) throw new ExecutaError(`entry ${entry.file} not found`, { hint: 'set executa.json "entry" to the plugin\'s script' });
+    return { script };
+  }
+  // Not `<name>.py`: a launcher named like the package would shadow it.
+  const launcher = join(workDir, "executa_entry.py");
+  if (entry.kind === "function") {
+    writeFileSync(launcher, `import sys\n\nfrom ${entry.module} import ${entry.func.split(".")[0]}\n\nsys.exit(${entry.func}())\n`);
+    return { script: launcher, collect: entry.module.split(".")[0]! };
+  }
+  if (!existsSync(join(projectDir, entry.name.split(".").join("/"), "__main__.py"))) {
+    throw new ExecutaError(`entry ${entry.name}/__main__.py not found`, { hint: "a Python plugin's entry is <package>/__main__.py" });
+  }
+  // __main__.py uses relative imports, so it runs as its package's __main__, not as a script.
+  writeFileSync(launcher, `import runpy\n\nrunpy.run_module(${JSON.stringify(entry.name)}, run_name="__main__", alter_sys=True)\n`);
+  return { script: launcher, collect: entry.name.split(".")[0]! };
+}
+
 /**
- * Builds `<pyModule>/__main__.py`. Returns the output: the executable (onefile), or the folder
- * holding the executable and its `_internal/` (onedir).
+ * Builds the plugin's entry (a generated project's `<package>/__main__.py`). Returns the output:
+ * the executable (onefile), or the folder holding the executable and its `_internal/` (onedir).
  */
 export async function pyinstallerBuild(options: PyInstallerOptions): Promise<string> {
-  const entry = join(options.projectDir, options.pyModule, "__main__.py");
-  if (!existsSync(entry)) {
-    throw new ExecutaError(`entry ${options.pyModule}/__main__.py not found`, { hint: "a Python plugin's entry is <package>/__main__.py" });
-  }
   const manifest = join(options.projectDir, "manifest.json");
-  // __main__.py uses relative imports, so it runs as its package's __main__, not as a script.
-  // Not `<name>.py`: a launcher named like the package would shadow it.
-  const launcher = join(options.workDir, "executa_entry.py");
-  writeFileSync(launcher, `import runpy\n\nrunpy.run_module(${JSON.stringify(options.pyModule)}, run_name="__main__", alter_sys=True)\n`);
+  const { script, collect } = launcherOf(options);
   const result = await exec(
     options.tool.python,
     [
@@ -84,8 +100,8 @@ export async function pyinstallerBuild(options: PyInstallerOptions): Promise<str
       "--specpath", options.workDir,
       "--paths", options.projectDir,
       "--add-data", `${manifest}${process.platform === "win32" ? ";" : ":"}.`,
-      "--collect-submodules", options.pyModule,
-      launcher,
+      ...(collect ? ["--collect-submodules", collect] : []),
+      script,
     ],
     { cwd: options.projectDir, env: { ...process.env, PYTHONHASHSEED: "0", SOURCE_DATE_EPOCH } },
   );

@@ -82,11 +82,15 @@ export function launchFor(key: PlatformKey, host: PlatformKey, binary: string): 
 /** How many times longer the checks wait under an emulator (qemu-user runs a Node binary several times slower, more on a loaded machine). */
 const EMULATOR_SLOWDOWN = 4;
 
-/** Runs the conformance checks against one launch of the artifact; describe must equal manifest.json byte for byte. */
-export async function verifyLaunch(launch: Launch, expectManifestText: string): Promise<VerifyResult> {
+/**
+ * Runs the conformance checks against one launch of the artifact; describe must equal manifest.json
+ * byte for byte (a describe without a name compared as if it named `defaultName`, when given).
+ */
+export async function verifyLaunch(launch: Launch, expectManifestText: string, defaultName?: string): Promise<VerifyResult> {
   const { command, args, env, cwd } = launch;
   const report = await runChecks({ command, args, ...(env && { env }), ...(cwd && { cwd }) }, {
     expectManifestText,
+    ...(defaultName && { defaultManifestName: defaultName }),
     ...((launch.emulated || launch.serial) && { concurrency: 1 }),
     ...(launch.emulated && { slowdown: EMULATOR_SLOWDOWN }),
   });

@@ -93,7 +93,7 @@ export interface BundleResult {
 
 export interface BundleOptions {
   projectDir: string;
-  /** Entry file relative to the project; default src/main.ts. */
+  /** Entry file relative to the project (TypeScript, or plain JavaScript: CommonJS or ESM); default src/main.ts. */
   entry?: string;
   /** Source of a generated entry (the snapshot wrapper), resolved from the project's src/. */
   entrySource?: string;
@@ -105,7 +105,7 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
   const entry = options.entry ?? "src/main.ts";
   if (!options.entrySource && !existsSync(resolve(projectDir, entry))) {
     throw new ExecutaError(`entry ${entry} not found in ${projectDir}`, {
-      hint: "a TypeScript plugin's entry is src/main.ts, which calls run({ manifest, bindings })",
+      hint: 'a TypeScript plugin\'s entry is src/main.ts, which calls run({ manifest, bindings }); another plugin names its file in executa.json "entry" (executa init writes it)',
     });
   }
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;

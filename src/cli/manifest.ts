@@ -1,6 +1,6 @@
 /** `executa manifest`: manifest.json (and the bindings file) from the code, or checked against it. */
 import { resolve } from "node:path";
-import { ExecutaError, ExitCode } from "../common/errors.js";
+import { ExitCode } from "../common/errors.js";
 import { color } from "../common/term.js";
 import type { AgainstResult, CheckResult, Output } from "../manifest/index.js";
 import type { Diagnostic } from "../protocol/index.js";
@@ -15,10 +15,10 @@ async function printDiagnostics(diagnostics: Diagnostic[]): Promise<void> {
   }
 }
 
-function printCheck(result: CheckResult, fix: string): void {
+function printCheck(result: CheckResult, fix: string, live: boolean): void {
   const out = process.stdout;
   if (result.status === "in-sync") {
-    out.write(`${color.green("✔", out)} manifest.json is in sync with the code\n`);
+    out.write(`${color.green("✔", out)} manifest.json is in sync with ${live ? "the running plugin's describe" : "the code"}\n`);
     return;
   }
   const what = { missing: "is missing", drift: "is out of date", "non-canonical": "is not in canonical form (formatting only)", error: "" }[result.status];
@@ -47,7 +47,7 @@ function printAgainst(a: Against): void {
   else out.write(`${color.red("✖", out)} version ${a.version} does not carry the ${a.required_bump} bump these changes need: set executa.json's version to ${a.needs} or later\n`);
 }
 
-async function reportCheck(result: CheckResult, json: boolean, fix: string, against?: Against): Promise<number> {
+async function reportCheck(result: CheckResult, json: boolean, fix: string, live: boolean, against?: Against): Promise<number> {
   let exit: number = result.status === "in-sync" ? ExitCode.Ok : result.status === "error" ? ExitCode.CannotRun : ExitCode.Failed;
   if (exit === ExitCode.Ok && against && "ok" in against && !against.ok) exit = ExitCode.Failed;
   if (json) {
@@ -59,7 +59,7 @@ async function reportCheck(result: CheckResult, json: boolean, fix: string, agai
   } else {
     await printDiagnostics(result.diagnostics);
     if (result.status === "error") process.stderr.write(`${color.red("executa: error:")} the manifest cannot be generated; fix the errors above\n`);
-    else printCheck(result, fix);
+    else printCheck(result, fix, live);
     if (against) printAgainst(against);
   }
   return exit;
@@ -77,19 +77,13 @@ async function againstRelease(dir: string, spec: string, current: Record<string,
   return compareWithRelease({ against: released.against, released: released.manifest, current, releasedVersion: released.version, version });
 }
 
-/** The manifest a running plugin serves; a missing `name` comes from --name or executa.json's tool_id. */
+/** The manifest a running plugin serves (the command after --, else the plugin's launch detected from its folder). */
 async function fromPlugin(dir: string, command: string[] | undefined, name: string | undefined, strict: boolean): Promise<{ outputs: Output[]; diagnostics: Diagnostic[] }> {
-  if (!command) throw new ExecutaError("--from-plugin needs the plugin's launch command after --", { hint: "e.g. `executa manifest --from-plugin -- ./dist/my-plugin`" });
-  const { describePlugin, applyStrict, MANIFEST_PATH } = await import("../manifest/index.js");
-  const { canonicalManifestJson, validateManifest } = await import("../protocol/index.js");
-  const { readJsonObject } = await import("../project/index.js");
-  const { manifest } = await describePlugin(command[0]!, command.slice(1), { cwd: dir });
-  if (manifest && typeof manifest === "object" && !Array.isArray(manifest) && !("name" in manifest)) {
-    const toolId = name ?? readJsonObject(resolve(dir, "executa.json"))?.tool_id;
-    if (typeof toolId === "string" && toolId) Object.assign(manifest, { name: toolId });
-  }
-  const diagnostics = applyStrict(validateManifest(manifest, { source: "describe" }), strict);
-  return { outputs: [{ path: MANIFEST_PATH, content: canonicalManifestJson(manifest) }], diagnostics };
+  const { liveManifest, applyStrict } = await import("../manifest/index.js");
+  const { detectLaunch } = await import("../host/index.js");
+  const launch = command ? { command: command[0]!, args: command.slice(1), cwd: dir } : await detectLaunch(dir);
+  const { outputs, diagnostics } = await liveManifest(dir, launch, { ...(name && { name }) });
+  return { outputs, diagnostics: applyStrict(diagnostics, strict) };
 }
 
 export const manifestCommand = defineCommand({
@@ -106,7 +100,7 @@ export const manifestCommand = defineCommand({
     "from-plugin": {
       type: "boolean",
       default: false,
-      describe: "Take the manifest from a running plugin's describe answer instead of the source: executa manifest --from-plugin -- <command> [args]",
+      describe: "Take the manifest from a running plugin's describe answer instead of the source: the command after -- (executa manifest --from-plugin -- <command> [args]), else the plugin's launch detected from its folder",
     },
     against: {
       type: "string",
@@ -125,7 +119,7 @@ export const manifestCommand = defineCommand({
   async run(args) {
     const dir = resolve(args.dir);
     const command = commandAfterDashes(args);
-    const fix = args["from-plugin"] ? `executa manifest --from-plugin -- ${command?.join(" ") ?? "<command>"}` : `executa manifest${args.dir === "." ? "" : ` ${args.dir}`}`;
+    const fix = args["from-plugin"] ? `executa manifest --from-plugin${command ? ` -- ${command.join(" ")}` : ""}` : `executa manifest${args.dir === "." ? "" : ` ${args.dir}`}`;
     const m = await import("../manifest/index.js");
     if (args["sync-version"] && !args.check && args.against === undefined) {
       const written = m.syncVersion(dir);
@@ -138,7 +132,9 @@ export const manifestCommand = defineCommand({
     if (args.check || args.against !== undefined) {
       const result = await m.compareOutputs(dir, outputs, diagnostics);
       const against = args.against === undefined || result.status === "error" ? undefined : await againstRelease(dir, args.against, JSON.parse(outputs[0]!.content) as Record<string, unknown>);
-      return reportCheck(result, args.json, fix, against);
+      const { manifestFromPlugin, readJsonObject } = await import("../project/index.js");
+      const live = args["from-plugin"] || manifestFromPlugin(readJsonObject(resolve(dir, "executa.json")));
+      return reportCheck(result, args.json, fix, live, against);
     }
 
     const { hasErrors } = await import("../protocol/index.js");

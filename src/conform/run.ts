@@ -97,7 +97,7 @@ export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mo
   const started = performance.now();
   const seed = options.seed ?? (Date.now() % 2 ** 31);
   const all: Check[] = [...CHECKS];
-  if (options.expectManifestText !== undefined) all.splice(1, 0, manifestTextCheck(options.expectManifestText));
+  if (options.expectManifestText !== undefined) all.splice(1, 0, manifestTextCheck(options.expectManifestText, options.defaultManifestName));
   all.push(fuzzCheck(options.fuzz ?? 0, seed));
   if (options.fixtures) all.push(...fixtureChecks(options.fixtures));
   const checks = selected(all, options.only, options.skip);

@@ -60,6 +60,8 @@ export interface RunOptions {
   strict?: boolean;
   /** The describe result, canonicalised, must equal this text byte for byte. */
   expectManifestText?: string;
+  /** With expectManifestText: the name a describe answer without one is compared with (an adopted plugin's manifest.json carries its tool_id). */
+  defaultManifestName?: string;
   /** Extra environment for the plugin, on top of the launch's. */
   env?: NodeJS.ProcessEnv;
   /** A folder (or file) of JSONL transcripts to replay. */

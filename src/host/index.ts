@@ -1,4 +1,4 @@
-export { detectLaunch, type LaunchSpec, type DetectedLaunch } from "./launch.js";
+export { detectLaunch, launchOfEntry, type LaunchSpec, type DetectedLaunch } from "./launch.js";
 export { prepareLaunch, type PreparedLaunch } from "./prepare.js";
 export { Session } from "./session.js";
 export {

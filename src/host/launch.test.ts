@@ -22,6 +22,19 @@ describe("detectLaunch", () => {
     assert.equal(l.cwd, dir);
   });
 
+  it("without a command, starts executa.json's entry the way its type does (and refuses one outside the folder)", async () => {
+    const node = project({ "executa.json": JSON.stringify({ type: "node", entry: "plugin.mjs" }), "plugin.mjs": "" });
+    assert.deepEqual(await detectLaunch(node).then((l) => [l.command, ...l.args]), [process.execPath, join(node, "plugin.mjs")]);
+    const go = project({ "executa.json": JSON.stringify({ type: "go", entry: "b.go" }), "go.mod": "module x", "a.go": "package main\n\nfunc main() {}\n", "b.go": "package main\n\nfunc main() {}\n", "util.go": "package main\n" });
+    assert.deepEqual(await detectLaunch(go).then((l) => [l.command, ...l.args]), ["go", "run", "b.go", "util.go"]);
+    const pkg = project({ "executa.json": JSON.stringify({ type: "python", entry: "tool" }), "tool/__main__.py": "" });
+    assert.deepEqual(await detectLaunch(pkg).then((l) => l.args), ["-m", "tool"]);
+    const bin = project({ "executa.json": JSON.stringify({ type: "binary", entry: "tools/run" }), "tools/run": "" });
+    assert.deepEqual(await detectLaunch(bin).then((l) => [l.command, l.language]), [join(bin, "tools", "run"), "binary"]);
+    const outside = project({ "executa.json": JSON.stringify({ type: "node", entry: "../plugin.js" }) });
+    await assert.rejects(detectLaunch(outside), /entry "\.\.\/plugin\.js" is outside the plugin folder/);
+  });
+
   it("follows executa.json type node to package.json bin[tool_id]", async () => {
     const dir = project({ "executa.json": JSON.stringify({ type: "node", tool_id: "tool-b" }), "package.json": JSON.stringify({ bin: { a: "a.js", "tool-b": "b.js" } }), "a.js": "", "b.js": "" });
     const l = await detectLaunch(dir);

@@ -1,13 +1,15 @@
 /**
  * How to start a plugin: an explicit command, or detected from its folder the way Anna's own
- * runner does it (executa.json, then pyproject.toml, package.json, go.mod, an executable bin/<name>).
+ * runner does it (executa.json `command`, then its `entry`, then pyproject.toml, package.json, go.mod,
+ * an executable bin/<name>).
  */
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { which } from "../common/exec.js";
 import { ExecutaError } from "../common/errors.js";
 import {
-  detectLanguage, LANGUAGES, projectPython, readJsonObject, readPyProject, venvProgram, type JsonObject, type Language,
+  candidateOfEntry, detectLanguage, entryOf, EXECUTA_TYPES, goEntryArgs, LANGUAGES, projectPython, pythonEntry, readJsonObject, readPyProject, venvProgram,
+  type ExecutaType, type JsonObject, type Language,
 } from "../project/index.js";
 
 export interface LaunchSpec {
@@ -93,6 +95,36 @@ function commandOf(value: unknown): string[] | undefined {
   return undefined;
 }
 
+function requireProjectPython(dir: string): string {
+  const python = projectPython(dir);
+  if (!python) throw new ExecutaError("python3 is not on PATH and the project has no .venv", { hint: "install Python 3.10 or newer, or pass the command after --" });
+  return python;
+}
+
+/** How an executa.json `entry` of each type starts (README: "executa.json of an adopted plugin"). */
+export function launchOfEntry(dirIn: string, type: ExecutaType, entry: string): DetectedLaunch {
+  const dir = resolve(dirIn);
+  const source = `executa.json entry ${entry}`;
+  switch (type) {
+    case "node": {
+      const file = resolve(dir, entry);
+      return { command: process.execPath, args: [file], cwd: dir, ...(/\.[cm]?ts$/.test(entry) && { tsEntry: file }), source, language: "ts" };
+    }
+    case "python": {
+      const python = requireProjectPython(dir);
+      const py = pythonEntry(dir, entry);
+      if (py.kind === "script") return { command: python, args: [resolve(dir, py.file)], cwd: dir, source, language: "python" };
+      if (py.kind === "package") return { command: python, args: ["-m", py.name], cwd: dir, source, language: "python" };
+      const code = `import sys; sys.path[:0] = [${JSON.stringify(dir)}]; from ${py.module} import ${py.func.split(".")[0]}; sys.exit(${py.func}())`;
+      return { command: python, args: ["-c", code], cwd: dir, source, language: "python" };
+    }
+    case "go":
+      return { command: "go", args: ["run", ...goEntryArgs(dir, entry)], cwd: dir, source, language: "go" };
+    case "binary":
+      return { command: resolve(dir, entry), args: [], cwd: dir, source, language: "binary" };
+  }
+}
+
 const LAUNCHERS: Record<Language, (dir: string, toolId: string | undefined) => DetectedLaunch> = { python: pythonLaunch, ts: nodeLaunch, go: goLaunch };
 
 /** The launch for a plugin folder; throws an ExecutaError that says what to add when nothing fits. */
@@ -105,6 +137,11 @@ export async function detectLaunch(dirIn: string): Promise<DetectedLaunch> {
   const toolId = str(project?.tool_id);
   const command = commandOf(project?.command);
   if (command) return { command: command[0]!, args: command.slice(1), cwd: dir, source: "executa.json command" };
+  const entry = entryOf(dir, project);
+  if (entry) {
+    const declared = EXECUTA_TYPES.find((t) => t === project?.type);
+    return launchOfEntry(dir, declared ?? candidateOfEntry(dir, entry).type, entry);
+  }
   if (project?.type === "binary") {
     const found = (toolId && binLaunch(dir, toolId)) || binLaunch(dir, basename(dir));
     if (found) return { ...found, source: `executa.json (type binary): ${found.source}` };

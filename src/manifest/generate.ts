@@ -1,14 +1,16 @@
 /** Project -> extraction for its language -> manifest + bindings file, validated. */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { detectLaunch } from "../host/index.js";
+import { loadProject, manifestFromPlugin, readJsonObject, type Project } from "../project/index.js";
 import { canonicalManifestJson, hasErrors, validateManifest, type Diagnostic, type Manifest } from "../protocol/index.js";
 import { extractGo, renderGoBindings, GO_BINDINGS_PATH } from "./go/index.js";
 import { hostUsageDiagnostics } from "./host-usage.js";
 import { attachLocations } from "./locate.js";
 import type { Extraction } from "./model.js";
-import type { Output } from "./outputs.js";
+import { liveManifest } from "./live/index.js";
+import { MANIFEST_PATH, type Output } from "./outputs.js";
 import { pluginLevelManifest } from "./plugin-fields.js";
-import { loadProject, type Project } from "../project/index.js";
 import { extractPython, pythonBindingsPath, renderPythonBindings } from "./python/index.js";
 import { renderTsBindings, TS_BINDINGS_PATH } from "./ts/bindings.js";
 import { extractTypeScript } from "./ts/extract.js";
@@ -27,10 +29,11 @@ export interface Generated {
   outputs: Output[];
   /** How the tools were read. */
   via: string;
-  project: Project;
+  /** The project read (absent for a plugin whose manifest comes from its running describe). */
+  project?: Project;
 }
 
-export const MANIFEST_PATH = "manifest.json";
+export { MANIFEST_PATH };
 
 async function extract(project: Project, options: GenerateOptions): Promise<Extraction> {
   switch (project.language) {
@@ -64,6 +67,7 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
 
 /** Generates the manifest and the bindings of the project in `projectDir` (nothing is written). */
 export async function generateManifest(projectDir: string, options: GenerateOptions = {}): Promise<Generated> {
+  if (manifestFromPlugin(readJsonObject(join(projectDir, "executa.json")))) return fromRunningPlugin(projectDir, options);
   const project = loadProject(projectDir);
   const extraction = await extract(project, options);
   const { manifest, diagnostics: pluginDiagnostics } = pluginLevelManifest(project, extraction.tools);
@@ -80,6 +84,13 @@ export async function generateManifest(projectDir: string, options: GenerateOpti
   const bindings = bindingsOutput(project, extraction);
   if (bindings) outputs.push(bindings);
   return { manifest, diagnostics, outputs, via: extraction.via, project };
+}
+
+/** `"manifest_source": "plugin"`: the plugin's own describe answer is manifest.json (there are no bindings). */
+async function fromRunningPlugin(projectDir: string, options: GenerateOptions): Promise<Generated> {
+  const launch = await detectLaunch(projectDir);
+  const live = await liveManifest(projectDir, launch);
+  return { manifest: live.manifest, diagnostics: applyStrict(live.diagnostics, options.strict), outputs: live.outputs, via: `the running plugin's describe (${launch.source})` };
 }
 
 export { hasErrors };

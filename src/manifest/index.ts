@@ -7,7 +7,7 @@ export { writeOutputs, type Output } from "./outputs.js";
 export { checkManifest, compareOutputs, type CheckResult, type CheckStatus } from "./check.js";
 export { manifestChanges, type Change, type ChangeKind } from "./changes.js";
 export { unifiedDiff } from "./unified-diff.js";
-export { describePlugin, type LiveDescribe } from "./live/index.js";
+export { describeLaunch, describePlugin, liveManifest, manifestOfAnswer, withDefaultName, type LiveDescribe, type LiveManifest } from "./live/index.js";
 export { syncVersion } from "./sync-version.js";
 export { TS_BINDINGS_PATH } from "./ts/bindings.js";
 export { GO_BINDINGS_PATH } from "./go/index.js";

@@ -2,6 +2,9 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
 
+/** The describe result's file, in the project root. */
+export const MANIFEST_PATH = "manifest.json";
+
 export interface Output {
   /** Project-relative, `/` separators. */
   path: string;

@@ -2,3 +2,9 @@ export { LANGUAGES, LANGUAGE_NAMES, languageOfType, languagePath, resolveLanguag
 export { parseGoMod, parsePyProject, readGoMod, readJsonObject, readPyProject, type GoMod, type JsonObject, type PyProject } from "./files.js";
 export { findPyModule, projectPython, projectVenv, requirePython, venvProgram } from "./python.js";
 export { bindingsPathOf, detectLanguage, loadProject, pyModuleOf, type Project } from "./load.js";
+export {
+  EXECUTA_TYPES, MANIFEST_FROM_PLUGIN, entryOf, goEntryArgs, goFileSet, goMainFiles, insideProject, manifestFromPlugin, pythonEntry,
+  type ExecutaType, type PythonEntry,
+} from "./entry.js";
+export { candidateOfEntry, findEntryCandidates, type EntryCandidate } from "./candidates.js";
+export { nativePlatformOf, platformOfHeader } from "./native.js";

@@ -122,3 +122,4 @@ async function generateStep(dir: string, manual: string): Promise<StepResult> {
     return { step: "manifest", status: "failed", message: (error as Error).message, manual };
   }
 }
+export { adoptPlugin, WORKFLOW_PATH, type Chooser, type InitFile, type InitOptions, type InitResult } from "./init/index.js";

@@ -61,3 +61,8 @@ export async function renderTemplate(templateDir: string, context: TemplateConte
   }
   return files;
 }
+
+/** Renders one template file with its own context (`executa init` renders a language's workflow for a plugin it adopts). */
+export async function renderTemplateFile(path: string, context: object): Promise<string> {
+  return engine.compile(await readFile(path, "utf8"), { noEscape: true, strict: true })(context);
+}

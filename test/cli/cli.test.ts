@@ -34,7 +34,7 @@ function oneObject(stdout: string): { status: string; error?: { message: string;
 }
 
 test("--json: a usage error is one object with status error, message and hint, exit 2", () => {
-  for (const args of [["test", "--bogus", "--json"], ["build", "--runtime", "deno", "--json"], ["manifest", "--json", "--check", "--from-plugin"]]) {
+  for (const args of [["test", "--bogus", "--json"], ["build", "--runtime", "deno", "--json"], ["manifest", "--json", "--check", "--from-plugin", "--", "/nonexistent/executa-plugin"]]) {
     const r = cli("executa", args);
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     const out = oneObject(r.stdout);

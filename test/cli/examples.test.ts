@@ -1,8 +1,8 @@
 /**
  * Every example the help prints runs as written: in a scaffolded Go project named my-plugin (the
  * name the examples use) with its first commit tagged v1.2.0 (the release the examples compare
- * with), or, for create, in an empty folder. `npm create …` lines are run by the
- * registry journey (test/e2e/registry.test.ts).
+ * with); for create, in an empty folder; for init, in a fresh Go folder with several main files.
+ * `npm create …` lines are run by the registry journey (test/e2e/registry.test.ts).
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { commandsOf, type Program } from "../../src/cli/program.js";
 import { which } from "../../src/common/exec.js";
 import { makeSpec, scaffold } from "../../src/scaffold/index.js";
+import { goToolsFolder } from "../init/helpers.js";
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bin");
 const root = mkdtempSync(join(tmpdir(), "executa-examples-"));
@@ -34,12 +35,18 @@ test("every example of every verb's help runs as written and exits 0", { skip: (
   const examples = (["executa", "create-executa"] as const).flatMap((program) =>
     commandsOf(program).flatMap((command) => {
       const isCreate = /^(create|\$0) \[dir\]/.test(String(command.command));
-      return command.examples.filter(([line]) => line.startsWith("$0")).map(([line]) => ({ program, line, isCreate }));
+      const isInit = /^init \[dir\]/.test(String(command.command));
+      return command.examples.filter(([line]) => line.startsWith("$0")).map(([line]) => ({ program, line, isCreate, isInit }));
     }),
   );
   examples.sort((a, b) => order(a.line) - order(b.line));
-  for (const { program, line, isCreate } of examples) {
-    const r = runExample(program, line, isCreate ? mkdtempSync(join(root, "create-")) : project);
+  const goTools = () => {
+    const dir = mkdtempSync(join(root, "init-"));
+    goToolsFolder(dir);
+    return dir;
+  };
+  for (const { program, line, isCreate, isInit } of examples) {
+    const r = runExample(program, line, isCreate ? mkdtempSync(join(root, "create-")) : isInit ? goTools() : project);
     assert.equal(r.code, 0, r.output);
   }
 });

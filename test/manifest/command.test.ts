@@ -115,7 +115,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   assert.equal(executa(dir, "--from-plugin", "--check", "--", process.execPath, "plugin.mjs").code, 1);
   const none = executa(dir, "--from-plugin");
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /needs the plugin's launch command after --/);
+  assert.match(none.stderr, /no plugin found in .*\n.*or pass the command after --/, "without --, the launch is detected from the folder, which names none here");
   const silent = executa(dir, "--from-plugin", "--", process.execPath, "silent.mjs");
   assert.equal(silent.code, 2);
   assert.match(silent.stderr, /did not answer describe within 5 s/);

@@ -15,10 +15,10 @@ export interface LiveDescribe {
 
 const START_HINT = "pass the plugin's launch command after --, e.g. `executa manifest --from-plugin -- node dist/main.js`";
 
-export async function describePlugin(command: string, args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<LiveDescribe> {
+export async function describePlugin(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; shown?: string } = {}): Promise<LiveDescribe> {
   const timeoutMs = options.timeoutMs ?? Timeouts.describeMs;
-  const shown = [command, ...args].join(" ");
-  const session = new Session({ command, args: [...args], ...(options.cwd && { cwd: options.cwd }) }, { recordChars: 500 });
+  const shown = options.shown ?? [command, ...args].join(" ");
+  const session = new Session({ command, args: [...args], ...(options.cwd && { cwd: options.cwd }), ...(options.env && { env: options.env }) }, { recordChars: 500 });
   try {
     let r: Response;
     try {
