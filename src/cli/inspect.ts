@@ -21,16 +21,13 @@ function openBrowser(url: string, warn: (line: string) => void): void {
   }
 }
 
-function untilInterrupted(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const done = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
-      resolve(signal);
-    };
-    process.on("SIGINT", done);
-    process.on("SIGTERM", done);
-  });
+/** Resolves at the first Ctrl-C or SIGTERM; the listeners stay until `release`, so a second one does not kill the shutdown. */
+function untilInterrupted(): { signal: Promise<NodeJS.Signals>; release(): void } {
+  let done: (signal: NodeJS.Signals) => void = () => undefined;
+  const signal = new Promise<NodeJS.Signals>((resolve) => (done = resolve));
+  process.on("SIGINT", done);
+  process.on("SIGTERM", done);
+  return { signal, release: () => (process.off("SIGINT", done), process.off("SIGTERM", done)) };
 }
 
 export const inspectCommand = defineCommand({
@@ -53,38 +50,44 @@ export const inspectCommand = defineCommand({
   ],
   async run(args) {
     if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new ExecutaError(`--port must be a port number from 0 to 65535, got ${args.port}`, { hint: "e.g. --port 7777, or leave it out for a free one" });
-    const launch = await launchFrom(args);
-    const dir = resolve(args.dir);
-    const credentials = credentialsFrom(args.credential);
-    const log = (line: string) => process.stderr.write(color.dim(line) + "\n");
-    const mockHost = await mockHostOptionsFrom(args);
-    const beforeRestart = args.watch ? await manifestRegenerator(dir, log) : undefined;
-    const rulesSource = [...(args.mock ?? []).map((f) => `--mock ${f}`), ...(args.sampling?.startsWith("rules:") || args.sampling?.endsWith(".jsonl") ? [`--sampling ${args.sampling}`] : [])].join(", ");
-    const { startInspect } = await import("../workbench/index.js");
-    const running = await startInspect({
-      launch,
-      mockHost,
-      ...(rulesSource && { rulesSource }),
-      credentials,
-      log,
-      port: args.port,
-      ...(beforeRestart && { beforeRestart }),
-      ...(args.watch && { watch: { dir, ignore: beforeRestart ? GENERATED_FILES : [] } }),
-    });
-    const { url, port } = running.server;
-    if (args.json) printJson("ok", { url, port, launch: { command: launch.command, args: launch.args, cwd: launch.cwd, source: launch.source } });
-    else {
-      process.stdout.write(`${url}\n`);
-      log(`executa inspect: serving on 127.0.0.1:${port}; the URL above carries the page's token`);
-      log(`plugin: ${[launch.command, ...launch.args].join(" ").slice(0, 160)} (${launch.source})`);
-      if (running.watcher) log(`watching ${dir} (${running.watcher.mode})`);
-      log("Ctrl-C stops the plugin and the server");
+    // Listening from the start: a Ctrl-C while the plugin starts stops it as soon as it can.
+    const interrupt = untilInterrupted();
+    try {
+      const launch = await launchFrom(args);
+      const dir = resolve(args.dir);
+      const credentials = credentialsFrom(args.credential);
+      const log = (line: string) => process.stderr.write(color.dim(line) + "\n");
+      const mockHost = await mockHostOptionsFrom(args);
+      const beforeRestart = args.watch ? await manifestRegenerator(dir, log) : undefined;
+      const rulesSource = [...(args.mock ?? []).map((f) => `--mock ${f}`), ...(args.sampling?.startsWith("rules:") || args.sampling?.endsWith(".jsonl") ? [`--sampling ${args.sampling}`] : [])].join(", ");
+      const { startInspect } = await import("../workbench/index.js");
+      const running = await startInspect({
+        launch,
+        mockHost,
+        ...(rulesSource && { rulesSource }),
+        credentials,
+        log,
+        port: args.port,
+        ...(beforeRestart && { beforeRestart }),
+        ...(args.watch && { watch: { dir, ignore: beforeRestart ? GENERATED_FILES : [] } }),
+      });
+      const { url, port } = running.server;
+      if (args.json) printJson("ok", { url, port, launch: { command: launch.command, args: launch.args, cwd: launch.cwd, source: launch.source } });
+      else {
+        process.stdout.write(`${url}\n`);
+        log(`executa inspect: serving on 127.0.0.1:${port}; the URL above carries the page's token`);
+        log(`plugin: ${[launch.command, ...launch.args].join(" ").slice(0, 160)} (${launch.source})`);
+        if (running.watcher) log(`watching ${dir} (${running.watcher.mode})`);
+        log("Ctrl-C stops the plugin and the server");
+      }
+      if (args.open) openBrowser(url, log);
+      const signal = await interrupt.signal;
+      log(`${signal === "SIGINT" ? "interrupted" : signal}: stopping the plugin and the server`);
+      await running.close();
+      warnUnusedRules(unusedRulesReport(mockHost), log);
+      return ExitCode.Ok;
+    } finally {
+      interrupt.release();
     }
-    if (args.open) openBrowser(url, log);
-    const signal = await untilInterrupted();
-    log(`${signal === "SIGINT" ? "interrupted" : signal}: stopping the plugin and the server`);
-    await running.close();
-    warnUnusedRules(unusedRulesReport(mockHost), log);
-    return ExitCode.Ok;
   },
 });

@@ -32,6 +32,7 @@ export function pageAssets(dir = WEB_DIR): PageAssets {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>executa inspect</title>
 <link rel="stylesheet" href="/app.css?token=${token}">
 <script type="module" src="/app.js?token=${token}"></script>

@@ -12,7 +12,7 @@ import { PROTOCOL_V2 } from "../../protocol/index.js";
 import type { WorkbenchExchange } from "../workbench.js";
 import { HttpError } from "./http.js";
 import type { Inspector } from "./inspector.js";
-import type { ExportCandidate, ReplayResult } from "./wire.js";
+import type { ConformanceReportView, ExportCandidate, ReplayResult } from "./wire.js";
 
 const MAX_IMPORT_CHARS = 16 * 1024 * 1024;
 
@@ -100,11 +100,12 @@ export async function importFixture(inspector: Inspector, name: string, text: st
 }
 
 /** `executa test`'s checks on fresh sessions of the same plugin, with the mock host as the page set it (by-hand sampling becomes the canned reply). */
-export async function conformance(inspector: Inspector): Promise<ConformanceReport> {
+export async function conformance(inspector: Inspector): Promise<ConformanceReportView> {
   const mock = inspector.workbench.mockHost;
   const sampling = mock.sampling.kind === "manual" ? undefined : mock.sampling;
-  const report = await runChecks(inspector.options.launch, {
+  const report: ConformanceReport = await runChecks(inspector.options.launch, {
     mockHost: { ...inspector.options.mockHost, ...(sampling && { sampling }), rules: mock.ruleSet, refuse: mock.refusedCapabilities },
   });
-  return inspector.credentials.redactValue(report);
+  const view: ConformanceReportView = report;
+  return inspector.credentials.redactValue(view);
 }

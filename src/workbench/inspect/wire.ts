@@ -141,3 +141,10 @@ export interface ReplayResult {
 export interface ApiError {
   error: { message: string; hint?: string };
 }
+
+/** The report of `executa test`'s checks as the page reads it (the server assigns conform's report to it, so the compiler holds the two together). */
+export interface ConformanceReportView {
+  passed: boolean;
+  ms?: number;
+  results: { id: string; description: string; status: "pass" | "fail" | "warn" | "skip"; message?: string; rule?: string; ms?: number }[];
+}
