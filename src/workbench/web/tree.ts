@@ -1,7 +1,7 @@
 /** A JSON value as a collapsible tree (<details> per object and array; the first levels open). */
 import { h, type Child } from "./dom.js";
 
-const OPEN_LEVELS = 2;
+const OPEN_LEVELS = 3;
 /** Children shown per object or array before a "more" line (a 10,000-item array stays quick). */
 const MAX_CHILDREN = 500;
 
