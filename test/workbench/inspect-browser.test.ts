@@ -6,13 +6,13 @@
  * requests without the token or from another origin. Screenshots go to a printed folder.
  */
 import assert from "node:assert/strict";
-import { appendFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { answerSamplingByHand, checkTextStatsForm, exportAndReplay, invokeTextStats, openPage, selectTool, shoot, signWithCredential, tab } from "./inspect-flow.js";
+import { answerSamplingByHand, checkTextStatsForm, exportAndReplay, invokeTextStats, openPage, SECRET, selectTool, shoot, signWithCredential, tab } from "./inspect-flow.js";
 import { executa, launchBrowser, noChromium, rawRequest, scaffoldPlugin, startInspect } from "./inspect-helpers.js";
 
 const EXTRA_TOOLS = `
@@ -145,6 +145,35 @@ test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { 
     await shoot(page, shots, "plugin");
 
     await exportAndReplay(page, dir, shots);
+    const [traceDownload] = await Promise.all([page.waitForEvent("download"), page.click('[data-action="export-trace"]')]);
+    const traceFile = join(root, "trace.json");
+    await traceDownload.saveAs(traceFile);
+    const traceText = readFileSync(traceFile, "utf8");
+    const exported = JSON.parse(traceText) as { frames: { method?: string }[]; reverse_requests: { method: string; answeredBy: string }[] };
+    assert.ok(exported.frames.filter((f) => f.method === "invoke").length >= 10, "the trace export holds the invokes");
+    assert.ok(exported.reverse_requests.some((r) => r.method === "sampling/createMessage" && r.answeredBy === "manual"));
+    assert.ok(!traceText.includes(SECRET), "the trace export never carries the secret");
+
+    // The mock host's storage: a key and a file set from the page, shown, downloaded, deleted.
+    await tab(page, "mock");
+    const storage = page.locator("section.storage");
+    await storage.locator('input[aria-label="key"]').fill("greeting");
+    await storage.locator('textarea[aria-label="value (JSON)"]').fill('{"text": "hello"}');
+    await storage.locator("button", { hasText: "Set key" }).click();
+    const keyRow = storage.locator('tr[data-key="greeting"][data-scope="app"]');
+    await keyRow.waitFor();
+    assert.match(await keyRow.innerText(), /\{"text":"hello"\}/);
+    await storage.locator('input[aria-label="file path"]').fill("notes/today.txt");
+    await storage.locator('textarea[aria-label="file text"]').fill("buy milk");
+    await storage.locator("button", { hasText: "Write file" }).click();
+    const fileRow = storage.locator('tr[data-path="notes/today.txt"]');
+    await fileRow.waitFor();
+    const [fileDownload] = await Promise.all([page.waitForEvent("download"), fileRow.locator("button", { hasText: "download" }).click()]);
+    await fileDownload.saveAs(join(root, "today.txt"));
+    assert.equal(readFileSync(join(root, "today.txt"), "utf8"), "buy milk");
+    await shoot(page, shots, "mock-host-storage");
+    await keyRow.locator("button", { hasText: "delete" }).click();
+    await keyRow.waitFor({ state: "detached" });
 
     // --watch: a banner while the plugin rebuilds, then the new tool is there.
     await page.evaluate(() => {

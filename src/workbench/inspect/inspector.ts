@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { HOST_CAPABILITIES, PROTOCOL_V1, PROTOCOL_V2, RpcError, argumentProblems } from "../../protocol/index.js";
-import { DEFAULT_CANNED_TEXT, type DetectedLaunch, type MockHostOptions, type Response, type SamplingMode } from "../../host/index.js";
+import { DEFAULT_CANNED_TEXT, type DetectedLaunch, type MockHostOptions, type Response, type SamplingMode, type Session } from "../../host/index.js";
 import { Workbench, type HostProtocol, type WorkbenchExchange } from "../workbench.js";
 import { Credentials } from "./credentials.js";
 import { HttpError } from "./http.js";
@@ -216,6 +216,12 @@ export class Inspector {
 
   async restart(): Promise<void> {
     await this.run(() => this.workbench.restart());
+  }
+
+  /** The running session, started again first when the plugin had exited. */
+  async liveSession(): Promise<Session> {
+    await this.ready();
+    return this.workbench.session!;
   }
 
   /** A plugin that exited starts again here, the way `executa dev` restarts it on the next command. */

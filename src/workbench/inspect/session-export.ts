@@ -31,8 +31,8 @@ function succeeded(x: WorkbenchExchange): boolean {
 /** Why a replay may answer differently, or undefined when it answers the same. */
 function whyNotReplayable(inspector: Inspector, x: WorkbenchExchange, manifests: Map<number, string>, current: string | undefined): string | undefined {
   if (manifests.get(x.session) !== undefined && manifests.get(x.session) !== current) return "recorded before the plugin changed (its manifest differs now)";
-  if (x.usedCredentials) return "it used credentials, which an export never carries";
   if (x.invokeId && inspector.unusualAnswers.has(x.invokeId)) return `a reverse request was ${inspector.unusualAnswers.get(x.invokeId)}`;
+  if (x.usedCredentials) return "it ran with credentials, which an export never carries";
   if (x.method === "invoke" && x.hostProtocol !== PROTOCOL_V2) return "recorded under a simulated v1 host (the replay speaks 2.0)";
   return undefined;
 }
@@ -86,7 +86,7 @@ export async function importFixture(inspector: Inspector, name: string, text: st
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const session = await inspector.workbench.ensure();
+  const session = await inspector.liveSession();
   const results: ReplayResult[] = [];
   for (const x of fixture.exchanges) {
     try {

@@ -16,7 +16,7 @@ export function conformanceView(): HTMLElement {
       const count = (s: string) => report.results.filter((r) => r.status === s).length;
       fill(out,
         h("p", { class: `summary ${report.passed ? "ok" : "bad"}`, "data-role": "summary" }, `${report.passed ? "passed" : "failed"}: ${count("pass")} passed, ${count("fail")} failed, ${count("warn")} warnings, ${count("skip")} skipped in ${((report.ms ?? 0) / 1000).toFixed(1)} s`),
-        h("table", null, h("tbody", null, report.results.map((r) => h("tr", { class: `check ${r.status}`, "data-check": r.id },
+        h("table", null, h("tbody", null, report.results.map((r) => h("tr", { class: `check-row ${r.status}`, "data-check": r.id },
           h("td", { class: "mark" }, MARK[r.status] ?? r.status), h("td", null, h("code", null, r.id)), h("td", { class: "muted" }, r.ms !== undefined ? `${r.ms} ms` : ""),
           h("td", null, r.description, r.message ? h("pre", { class: "message" }, r.message) : null, r.rule && r.status !== "pass" ? h("div", { class: "muted small" }, `rule: ${r.rule}`) : null))))));
     } catch (error) {
