@@ -146,6 +146,7 @@ export class Inspector {
 
   state(): InspectState {
     return {
+      rev: this.stream.rev,
       plugin: this.plugin,
       host: this.host(),
       watch: this.watchState,

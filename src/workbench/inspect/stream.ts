@@ -1,6 +1,8 @@
 /**
  * The event stream to the open pages (server-sent events): trace entries batched every 50 ms,
  * state changes as they happen, and a comment line every 15 s that keeps the connection open.
+ * Every event carries a revision (its SSE id); a state snapshot says the revision it is as new as,
+ * so a page that loads one while events arrive applies only the newer events.
  */
 import type { ServerResponse } from "node:http";
 import type { StreamEvents, TraceEntry } from "./wire.js";
@@ -10,6 +12,8 @@ const KEEPALIVE_MS = 15_000;
 
 export class EventStream {
   private readonly clients = new Set<ServerResponse>();
+  /** The revision of the last event written. */
+  rev = 0;
   private batch = new Map<number, TraceEntry>();
   private timer: NodeJS.Timeout | undefined;
   private readonly keepalive = setInterval(() => this.write(": keepalive\n\n"), KEEPALIVE_MS).unref();
@@ -33,7 +37,7 @@ export class EventStream {
       return;
     }
     this.flush();
-    this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.write(`id: ${++this.rev}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
   /** Trace entries waiting for the next batch go out now (before a state change, to keep the order). */
@@ -43,7 +47,7 @@ export class EventStream {
     if (!this.batch.size) return;
     const entries = [...this.batch.values()];
     this.batch = new Map();
-    this.write(`event: trace\ndata: ${JSON.stringify(entries)}\n\n`);
+    this.write(`id: ${++this.rev}\nevent: trace\ndata: ${JSON.stringify(entries)}\n\n`);
   }
 
   private write(text: string): void {

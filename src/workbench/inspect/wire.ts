@@ -68,6 +68,8 @@ export interface HostState {
 }
 
 export interface InspectState {
+  /** As new as the stream's events up to this revision (their SSE ids). */
+  rev: number;
   plugin: PluginState;
   host: HostState;
   watch: WatchState;

@@ -44,20 +44,25 @@ export async function fetchBlob(method: "GET" | "POST", path: string, body?: unk
   return (await call(method, path, body)).blob();
 }
 
-export type StreamHandlers = { [K in keyof StreamEvents]?: (data: StreamEvents[K]) => void };
+export type StreamHandlers = { [K in keyof StreamEvents]: (data: StreamEvents[K]) => void };
+export type StreamEvent = { [K in keyof StreamEvents]: { name: K; data: StreamEvents[K]; rev: number } }[keyof StreamEvents];
 
-/** Subscribes to the server's events; `onReconnect` runs when the stream came back after a break (events may have been missed). */
-export function openStream(handlers: StreamHandlers, status: (connected: boolean) => void, onReconnect: () => void): EventSource {
+/**
+ * Subscribes to the server's events, each with its revision; `onOpen` runs each time the stream
+ * (re)connects, when the page must load the state again (events may have been missed).
+ */
+export function openStream(names: readonly (keyof StreamEvents)[], onEvent: (event: StreamEvent) => void, status: (connected: boolean) => void, onOpen: () => void): EventSource {
   const source = new EventSource(`/events?token=${encodeURIComponent(token)}`);
-  let opened = false;
   source.addEventListener("open", () => {
     status(true);
-    if (opened) onReconnect();
-    opened = true;
+    onOpen();
   });
   source.addEventListener("error", () => status(false));
-  for (const name of Object.keys(handlers) as (keyof StreamEvents)[]) {
-    source.addEventListener(name, (event) => (handlers[name] as (d: unknown) => void)(JSON.parse((event as MessageEvent<string>).data)));
+  for (const name of names) {
+    source.addEventListener(name, (event) => {
+      const e = event as MessageEvent<string>;
+      onEvent({ name, data: JSON.parse(e.data), rev: Number(e.lastEventId) } as StreamEvent);
+    });
   }
   return source;
 }

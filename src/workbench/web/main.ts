@@ -1,6 +1,6 @@
 /** The page of `executa inspect`: loads the state, follows the event stream, and shows one view at a time. */
 import type { InspectState } from "../inspect/wire.js";
-import { get, openStream } from "./api.js";
+import { get, openStream, type StreamEvent, type StreamHandlers } from "./api.js";
 import { h } from "./dom.js";
 import { store } from "./store.js";
 import { conformanceView } from "./views/conformance.js";
@@ -31,17 +31,34 @@ const TABS = [
 async function boot(): Promise<void> {
   window.executaInspect = { trace: traceMetrics, ready: false };
   performance.mark("executa-boot");
-  store.load(await get<InspectState>("/api/state"));
-  performance.mark("executa-state");
-  openStream({
+  // The stream first, then the state: events older than the state are dropped, newer ones applied.
+  const apply: StreamHandlers = {
     trace: (entries) => store.addTrace(entries),
     plugin: (p) => store.set("plugin", p),
     host: (x) => store.set("host", x),
     watch: (w) => store.set("watch", w),
     credentials: (c) => store.set("credentials", c),
     pending: (p) => store.set("pending", p),
-  }, (on) => store.setConnected(on), () => void get<InspectState>("/api/state").then((s) => store.load(s)));
-
+  };
+  let loadedRev: number | undefined;
+  let queue: StreamEvent[] = [];
+  const handle = (e: StreamEvent) => (apply[e.name] as (d: unknown) => void)(e.data);
+  const load = async () => {
+    loadedRev = undefined;
+    const state = await get<InspectState>("/api/state");
+    store.load(state);
+    loadedRev = state.rev;
+    for (const e of queue) if (e.rev > state.rev) handle(e);
+    queue = [];
+  };
+  // The stream is attached on the server once it opens: only a state loaded after that misses nothing.
+  await new Promise<void>((resolve, reject) => {
+    openStream(Object.keys(apply) as (keyof StreamHandlers)[], (e) => {
+      if (loadedRev === undefined) queue.push(e);
+      else if (e.rev > loadedRev) handle(e);
+    }, (on) => store.setConnected(on), () => void load().then(resolve, reject));
+  });
+  performance.mark("executa-state");
   const views = new Map<string, HTMLElement & { setVisible?: (on: boolean) => void }>();
   const nav = h("nav", { class: "tabs", role: "tablist" });
   const main = h("main");
