@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { replayExchange, runChecks, type ConformanceReport } from "../../conform/index.js";
+import type { ConformanceReport } from "../../conform/index.js";
 import { HarnessRecorder, readFixture } from "../../host/index.js";
 import { PROTOCOL_V2 } from "../../protocol/index.js";
 import type { WorkbenchExchange } from "../workbench.js";
@@ -15,6 +15,9 @@ import type { Inspector } from "./inspector.js";
 import type { ConformanceReportView, ExportCandidate, ReplayResult } from "./wire.js";
 
 const MAX_IMPORT_CHARS = 16 * 1024 * 1024;
+
+/** The conformance suite loads when the page first needs it, not at every start of `executa dev` or `inspect`. */
+const loadConform = () => import("../../conform/index.js");
 
 function summary(x: WorkbenchExchange): string {
   if (x.method !== "invoke") return x.method;
@@ -86,6 +89,7 @@ export async function importFixture(inspector: Inspector, name: string, text: st
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const { replayExchange } = await loadConform();
   const session = await inspector.liveSession();
   const results: ReplayResult[] = [];
   for (const x of fixture.exchanges) {
@@ -101,6 +105,7 @@ export async function importFixture(inspector: Inspector, name: string, text: st
 
 /** `executa test`'s checks on fresh sessions of the same plugin, with the mock host as the page set it (by-hand sampling becomes the canned reply). */
 export async function conformance(inspector: Inspector): Promise<ConformanceReportView> {
+  const { runChecks } = await loadConform();
   const mock = inspector.workbench.mockHost;
   const sampling = mock.sampling.kind === "manual" ? undefined : mock.sampling;
   const report: ConformanceReport = await runChecks(inspector.options.launch, {
