@@ -3,7 +3,7 @@
  * plugin that cannot start is shown in the page (with its stderr) instead of ending the server.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -56,6 +56,21 @@ test("a plugin that cannot start is shown as failed, with its stderr, and the se
     const restart = await rawRequest(running.port, { method: "POST", path: "/api/restart", headers: { "X-Executa-Token": running.token, "Content-Type": "application/json" }, body: "{}" });
     assert.equal(restart.status, 200);
     assert.equal((JSON.parse(restart.body) as { status: string }).status, "failed");
+  } finally {
+    assert.equal(await running.interrupt(), 0, running.stderr());
+  }
+});
+
+test("--open hands the URL with its token to the desktop's opener", { skip: process.platform !== "linux" && "the opener is xdg-open on Linux" }, async () => {
+  const bin = join(empty, "bin");
+  mkdirSync(bin, { recursive: true });
+  const opened = join(empty, "opened.txt");
+  writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(opened)}\n`);
+  chmodSync(join(bin, "xdg-open"), 0o755);
+  const running = await startInspect(empty, ["--open", "--", process.execPath, "-e", "setInterval(() => {}, 1000)"], { PATH: `${bin}:${process.env.PATH}` });
+  try {
+    for (let i = 0; i < 100 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(readFileSync(opened, "utf8"), running.url);
   } finally {
     assert.equal(await running.interrupt(), 0, running.stderr());
   }

@@ -64,8 +64,8 @@ export interface Running {
 }
 
 /** `executa inspect --json [args]` in dir, once it printed where it serves. */
-export async function startInspect(dir: string, args: string[] = []): Promise<Running> {
-  const child = spawn(process.execPath, [EXECUTA, "inspect", "--json", ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+export async function startInspect(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Running> {
+  const child = spawn(process.execPath, [EXECUTA, "inspect", "--json", ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1", ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
