@@ -39,9 +39,11 @@ export function header(): HTMLElement {
   renderWatch(store.state.watch);
   store.on("plugin", render);
   store.on("watch", renderWatch);
-  store.on("connected", (on) => {
+  const renderConnection = (on: boolean) => {
     connection.textContent = on ? "live" : "disconnected";
     connection.className = `badge ${on ? "ok" : "warn"}`;
-  });
+  };
+  renderConnection(store.connected);
+  store.on("connected", renderConnection);
   return h("header", { class: "top" }, h("div", { class: "bar" }, title, status, health, protocol, restart, connection), banner);
 }
