@@ -2,7 +2,8 @@
 // After tsc: bundles the two command lines with esbuild into dist/cli/ (one file per entry plus
 // lazily loaded chunks: loading one bundle is much faster than ~100 ES modules), then writes the
 // help text of both beside them for the fast path of a bare `--help` (src/cli/fast.ts).
-// A test proves the help files equal to the live help.
+// A test proves the help files equal to the live help. The page of `executa inspect` is bundled
+// here too, from its TypeScript source (type-checked by its own tsconfig), into dist/cli/web/.
 import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -27,6 +28,10 @@ await esbuild.build({
   logLevel: "warning",
   legalComments: "none",
 });
+const web = join(root, "src", "workbench", "web");
+const page = { outdir: join(out, "web"), bundle: true, minify: true, legalComments: "none", logLevel: "warning" };
+await esbuild.build({ ...page, entryPoints: { app: join(web, "main.ts") }, format: "esm", platform: "browser", target: ["chrome110", "firefox110", "safari16"] });
+await esbuild.build({ ...page, entryPoints: { app: join(web, "style.css") } });
 mkdirSync(join(out, "help"), { recursive: true });
 for (const program of ["executa", "create-executa"]) {
   const text = execFileSync(process.execPath, [join(out, `${program}.js`), "--help"], {

@@ -24,6 +24,8 @@ export interface CommandSpec<O extends OptionTable, Dir extends string | undefin
   examples?: readonly Example[];
   /** Takes a plugin command after `--` (e.g. `executa test -- python3 plugin.py`). */
   dashDash?: boolean;
+  /** Runs until Ctrl-C (inspect): its examples are run until they print a URL, then interrupted. */
+  untilInterrupted?: boolean;
   /** `[dir]` has no default (create: the folder comes from the name). */
   optionalDir?: Dir extends string ? false : true;
   run(args: InferredOptionTypes<O> & { dir: Dir; "--"?: string[] }): Promise<number | void>;
@@ -37,11 +39,12 @@ export function commandAfterDashes(args: { "--"?: string[] }): string[] | undefi
 export type Example = readonly [command: string, meaning: string];
 
 /** A yargs command module that also exposes its examples (a test runs every one as written). */
-export type Command = CommandModule & { examples: readonly Example[] };
+export type Command = CommandModule & { examples: readonly Example[]; untilInterrupted: boolean };
 
 export function defineCommand<O extends OptionTable, Dir extends string | undefined = string>(spec: CommandSpec<O, Dir>): Command {
   return {
     examples: spec.examples ?? [],
+    untilInterrupted: spec.untilInterrupted ?? false,
     command: spec.command,
     describe: spec.describe,
     builder: (y: Argv) => {

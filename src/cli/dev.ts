@@ -6,17 +6,9 @@ import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color } from "../common/term.js";
 import { defineCommand } from "./command.js";
 import { printJson } from "./run.js";
-import { launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
-
-export function credentialsFrom(values: string[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const v of values ?? []) {
-    const eq = v.indexOf("=");
-    if (eq <= 0) throw new ExecutaError(`--credential takes NAME=VALUE, got ${JSON.stringify(v)}`, { hint: "e.g. --credential API_KEY=sk-test" });
-    out[v.slice(0, eq)] = v.slice(eq + 1);
-  }
-  return out;
-}
+import {
+  credentialsFrom, GENERATED_FILES, launchFrom, manifestRegenerator, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules,
+} from "./plugin-options.js";
 
 function parseArgs(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
@@ -35,26 +27,6 @@ function exitFor(r: Response, invoke: boolean): number {
   if ("error" in r.frame) return ExitCode.Failed;
   if (invoke && (r.frame.result as { success?: unknown } | undefined)?.success !== true) return ExitCode.Failed;
   return ExitCode.Ok;
-}
-
-/** `--watch` in a project we can read: regenerate manifest.json and the bindings before each restart. */
-async function manifestRegenerator(dir: string, log: (line: string) => void): Promise<(() => Promise<void>) | undefined> {
-  const { loadProject } = await import("../project/index.js");
-  try {
-    loadProject(dir);
-  } catch {
-    return undefined;
-  }
-  const { generateManifest, writeOutputs } = await import("../manifest/index.js");
-  const { formatDiagnostic, hasErrors } = await import("../protocol/index.js");
-  return async () => {
-    const generated = await generateManifest(dir);
-    if (hasErrors(generated.diagnostics)) {
-      throw new ExecutaError(`the manifest cannot be regenerated:\n  ${generated.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic).join("\n  ")}`);
-    }
-    const written = await writeOutputs(dir, generated.outputs);
-    if (written.length) log(`regenerated ${written.join(", ")}`);
-  };
 }
 
 export const devCommand = defineCommand({
@@ -122,7 +94,7 @@ export const devCommand = defineCommand({
               () => log(`restarted; ${workbench.tools.length} tool(s)`),
               (error: Error) => log(`restart failed: ${error.message}`),
             );
-          }, { ignore: beforeRestart ? ["manifest.json", "executa.bindings.ts", "executa_bindings.py", "executa_bindings.go"] : [] })
+          }, { ignore: beforeRestart ? GENERATED_FILES : [] })
         : undefined;
       if (watcher) log(`watching ${dir} (${watcher.mode})`);
       try {

@@ -1,5 +1,6 @@
 /** What test, dev and inspect share: where the plugin is, how to start it, how the mock host answers. */
 import { resolve } from "node:path";
+import { ExecutaError } from "../common/errors.js";
 import type { DetectedLaunch, MockHostOptions, UnusedRule } from "../host/index.js";
 import { commandAfterDashes } from "./command.js";
 
@@ -40,4 +41,37 @@ export function warnUnusedRules(report: { rules: number; unused: UnusedRule[] } 
   if (!report?.unused.length) return;
   write(`executa: warning: ${report.unused.length} of ${report.rules} mock rule(s) matched nothing the plugin asked for:`);
   for (const u of report.unused) write(`  ${u.where}: ${u.label.slice(0, 160)} (${u.why})`);
+}
+
+export function credentialsFrom(values: string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values ?? []) {
+    const eq = v.indexOf("=");
+    if (eq <= 0) throw new ExecutaError(`--credential takes NAME=VALUE, got ${JSON.stringify(v)}`, { hint: "e.g. --credential API_KEY=sk-test" });
+    out[v.slice(0, eq)] = v.slice(eq + 1);
+  }
+  return out;
+}
+
+/** What the manifest regeneration of `--watch` writes (the watcher ignores its own writes). */
+export const GENERATED_FILES = ["manifest.json", "executa.bindings.ts", "executa_bindings.py", "executa_bindings.go"];
+
+/** `--watch` in a project we can read: regenerate manifest.json and the bindings before each restart. */
+export async function manifestRegenerator(dir: string, log: (line: string) => void): Promise<(() => Promise<void>) | undefined> {
+  const { loadProject } = await import("../project/index.js");
+  try {
+    loadProject(dir);
+  } catch {
+    return undefined;
+  }
+  const { generateManifest, writeOutputs } = await import("../manifest/index.js");
+  const { formatDiagnostic, hasErrors } = await import("../protocol/index.js");
+  return async () => {
+    const generated = await generateManifest(dir);
+    if (hasErrors(generated.diagnostics)) {
+      throw new ExecutaError(`the manifest cannot be regenerated:\n  ${generated.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic).join("\n  ")}`);
+    }
+    const written = await writeOutputs(dir, generated.outputs);
+    if (written.length) log(`regenerated ${written.join(", ")}`);
+  };
 }

@@ -6,6 +6,7 @@ import { buildCommand } from "./build.js";
 import { createCommandFor } from "./create.js";
 import { devCommand } from "./dev.js";
 import { initCommand } from "./init.js";
+import { inspectCommand } from "./inspect.js";
 import { manifestCommand } from "./manifest.js";
 import type { Command } from "./command.js";
 import { printError, printJsonError } from "./run.js";
@@ -34,7 +35,7 @@ function commandLine(argv: string[], scriptName: Program, helpHint: string) {
 /** The verbs of each command line, in help order. */
 export function commandsOf(program: Program): Command[] {
   if (program === "create-executa") return [createCommandFor("create-executa")];
-  return [createCommandFor("executa"), initCommand, manifestCommand, buildCommand, testCommand, devCommand];
+  return [createCommandFor("executa"), initCommand, manifestCommand, buildCommand, testCommand, devCommand, inspectCommand];
 }
 
 export async function runProgram(program: Program, argv: string[]): Promise<void> {

@@ -24,3 +24,5 @@ export const PACKAGE_JSON = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.
 export const PACKAGE_VERSION = PACKAGE_JSON.version;
 export const TEMPLATES_DIR = join(PACKAGE_ROOT, "templates");
 export const HELPERS_DIR = join(PACKAGE_ROOT, "helpers");
+/** The bundled page of `executa inspect` (written by scripts/build-cli.mjs). */
+export const WEB_DIR = join(PACKAGE_ROOT, "dist", "cli", "web");

@@ -39,6 +39,23 @@ function answerMatches(x: Exchange, answer: Record<string, unknown>): boolean {
   return x.app === true && data !== undefined && matches(expect, { result: data });
 }
 
+export interface Replayed {
+  /** `{result}` or `{error}`; undefined for a notification (nothing to answer). */
+  answer?: Record<string, unknown>;
+  matched: boolean;
+}
+
+/** Sends one recorded exchange on the session and compares the answer with the recording. */
+export async function replayExchange(session: Session, x: Exchange): Promise<Replayed> {
+  if (x.expect === "none") {
+    session.send({ jsonrpc: "2.0", method: x.method, ...(x.params && { params: x.params }) });
+    return { matched: true };
+  }
+  const r = await send(session, x);
+  const answer = "error" in r.frame ? { error: r.frame.error } : { result: r.frame.result };
+  return { answer, matched: answerMatches(x, answer) };
+}
+
 export function fixtureChecks(path: string): Check[] {
   return fixtureFiles(path).map((file) => {
     const { exchanges, notReplayed } = readFixture(file);
@@ -51,13 +68,8 @@ export function fixtureChecks(path: string): Check[] {
       async run(ctx) {
         const session = ctx.session();
         for (const x of exchanges) {
-          if (x.expect === "none") {
-            session.send({ jsonrpc: "2.0", method: x.method, ...(x.params && { params: x.params }) });
-            continue;
-          }
-          const r = await send(session, x);
-          const answer = "error" in r.frame ? { error: r.frame.error } : { result: r.frame.result };
-          if (!answerMatches(x, answer)) {
+          const { answer, matched } = await replayExchange(session, x);
+          if (!matched) {
             return fail(`${basename(file)} line ${x.line} (${x.method}): expected ${show(x.expect, 400)}\n    got ${show(answer, 400)}${frames(session, 4)}`);
           }
         }

@@ -16,6 +16,8 @@ function killAll(): void {
 }
 
 function onSignal(signal: NodeJS.Signals): void {
+  // Someone else handles the signal (executa inspect stops its plugin gracefully); the exit hook still kills what is left.
+  if (process.listenerCount(signal) > 1) return;
   killAll();
   for (const s of EXIT_SIGNALS) process.removeListener(s, onSignal);
   // Die of the signal as if nobody had listened, unless someone else handles it.

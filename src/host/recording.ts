@@ -115,24 +115,33 @@ export function readFixture(path: string): Fixture {
   return { exchanges, notReplayed: [...notReplayed].map(([what, count]) => (count > 1 ? `${what} ×${count}` : what)) };
 }
 
-/** Writes a harness recording (`executa dev --record`): a meta line, then each request and its answer. */
+/**
+ * Writes a harness recording (`executa dev --record`, `executa inspect`'s export): a meta line,
+ * then each request and its answer. To a file (appended as they happen), or to a function.
+ */
 export class HarnessRecorder {
-  private readonly started = performance.now();
+  private readonly started: number;
+  private readonly sink: (line: string) => void;
   private nextId = 1;
 
-  constructor(private readonly path: string, about: Record<string, unknown>) {
-    mkdirSync(dirname(path), { recursive: true });
-    this.write({ kind: "meta", harness_version: "0.1", session_id: `executa-dev-${Date.now().toString(36)}`, recorder: "executa dev", ...about });
+  /** `startedAt` is the performance.now() that t = 0 stands for (default: now). */
+  constructor(target: string | ((line: string) => void), about: Record<string, unknown>, startedAt = performance.now()) {
+    this.started = startedAt;
+    if (typeof target === "string") {
+      mkdirSync(dirname(target), { recursive: true });
+      this.sink = (line) => appendFileSync(target, line + "\n");
+    } else this.sink = target;
+    this.write({ kind: "meta", harness_version: "0.1", session_id: `executa-dev-${Date.now().toString(36)}`, recorder: "executa dev", ...about }, performance.now());
   }
 
-  private write(event: Record<string, unknown>): void {
-    appendFileSync(this.path, JSON.stringify({ t: Math.round(performance.now() - this.started), ...event }) + "\n");
+  private write(event: Record<string, unknown>, at: number): void {
+    this.sink(JSON.stringify({ t: Math.max(0, Math.round(at - this.started)), ...event }));
   }
 
-  /** One exchange: the request the plugin got and the answer it gave (`{result}` or `{error}`). */
-  exchange(method: string, params: Record<string, unknown> | undefined, answer: Obj, sentAt: number): void {
+  /** One exchange: the request the plugin got and the answer it gave (`{result}` or `{error}`), sent and answered at these performance.now() times. */
+  exchange(method: string, params: Record<string, unknown> | undefined, answer: Obj, sentAt: number, answeredAt = performance.now()): void {
     const id = this.nextId++;
-    appendFileSync(this.path, JSON.stringify({ t: Math.round(sentAt - this.started), kind: "req", id, ns: "executa", method, ...(params && { args: params }) }) + "\n");
-    this.write({ kind: "res", id, ...("error" in answer ? { ok: false, error: answer.error } : { ok: true, result: answer.result }) });
+    this.write({ kind: "req", id, ns: "executa", method, ...(params && { args: params }) }, sentAt);
+    this.write({ kind: "res", id, ...("error" in answer ? { ok: false, error: answer.error } : { ok: true, result: answer.result }) }, answeredAt);
   }
 }

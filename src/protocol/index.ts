@@ -6,3 +6,4 @@ export * from "./manifest.js";
 export * from "./diagnostics.js";
 export * from "./frames.js";
 export * from "./validate.js";
+export * from "./arguments.js";

@@ -19,7 +19,7 @@ import { KvStore } from "./kv.js";
 import { namespaceOf } from "./namespaces.js";
 import { compact, obj, Params, Refusal } from "./params.js";
 import { gate, unknownMethod } from "./routing.js";
-import type { UnusedRule } from "./rules.js";
+import type { MockRuleSet, UnusedRule } from "./rules.js";
 import { SamplingService } from "./sampling.js";
 import { MockServer } from "./server.js";
 import { StorageService } from "./storage.js";
@@ -40,6 +40,7 @@ export class MockHost {
   readonly files: FileStore;
   private readonly refused: Set<string>;
   private samplingMode: SamplingMode;
+  private rulesInUse: MockRuleSet | undefined;
   private readonly observers = new Set<ReverseObserver>();
   private readonly started = performance.now();
   private readonly counters = new Map<string, number>();
@@ -58,6 +59,7 @@ export class MockHost {
     const clock = options.clock ?? Date.now;
     this.refused = new Set(options.refuse ?? []);
     this.samplingMode = options.sampling ?? { kind: "canned", text: DEFAULT_CANNED_TEXT };
+    this.rulesInUse = options.rules;
     this.server = new MockServer(clock);
     const quota = options.memoryQuotaBytes ?? 256 * 1024 * 1024;
     const dir = options.storageDir;
@@ -97,6 +99,15 @@ export class MockHost {
     this.samplingMode = mode;
   }
 
+  /** The rules consulted first for every request (from --mock, --sampling rules:); the web workbench replaces them live. */
+  get ruleSet(): MockRuleSet | undefined {
+    return this.rulesInUse;
+  }
+
+  set ruleSet(rules: MockRuleSet | undefined) {
+    this.rulesInUse = rules;
+  }
+
   /** Simulates a user who did not grant (or, with `refused` false, granted again) a capability. */
   refuse(capability: string, refused = true): void {
     if (refused) this.refused.add(capability);
@@ -115,7 +126,7 @@ export class MockHost {
 
   /** Rules (from --mock or --sampling rules:) that never answered anything, with why. */
   unusedRules(): UnusedRule[] {
-    return this.options.rules?.unused() ?? [];
+    return this.rulesInUse?.unused() ?? [];
   }
 
   /** Stops the local HTTP server and drops uploads that were begun but never completed. */
@@ -176,7 +187,7 @@ export class MockHost {
       invokeId: gated.routedTo,
       record,
       rule: () => {
-        const rule = this.options.rules?.find(method, params);
+        const rule = this.rulesInUse?.find(method, params);
         if (rule) {
           record.answeredBy = "rule";
           record.rule = rule.where;

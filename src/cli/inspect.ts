@@ -1,0 +1,93 @@
+/** `executa inspect`: the web workbench. Serves a page on 127.0.0.1 until Ctrl-C. */
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { ExecutaError, ExitCode } from "../common/errors.js";
+import { color } from "../common/term.js";
+import { defineCommand, JSON_OPTION } from "./command.js";
+import {
+  credentialsFrom, GENERATED_FILES, launchFrom, manifestRegenerator, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules,
+} from "./plugin-options.js";
+import { printJson } from "./run.js";
+
+/** Opens the URL in the desktop's browser; a failure is only a warning (the URL is printed anyway). */
+function openBrowser(url: string, warn: (line: string) => void): void {
+  const [command, args] = process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  try {
+    const child = spawn(command as string, args as string[], { stdio: "ignore", detached: true });
+    child.on("error", (error) => warn(`executa: warning: could not open a browser (${error.message}); open the URL yourself`));
+    child.unref();
+  } catch (error) {
+    warn(`executa: warning: could not open a browser (${(error as Error).message}); open the URL yourself`);
+  }
+}
+
+/** Resolves at the first Ctrl-C or SIGTERM; the listeners stay until `release`, so a second one does not kill the shutdown. */
+function untilInterrupted(): { signal: Promise<NodeJS.Signals>; release(): void } {
+  let done: (signal: NodeJS.Signals) => void = () => undefined;
+  const signal = new Promise<NodeJS.Signals>((resolve) => (done = resolve));
+  process.on("SIGINT", done);
+  process.on("SIGTERM", done);
+  return { signal, release: () => (process.off("SIGINT", done), process.off("SIGTERM", done)) };
+}
+
+export const inspectCommand = defineCommand({
+  command: "inspect [dir]",
+  describe: "The web workbench: a page on 127.0.0.1 with a form per tool, results, the full trace, the mock host's controls, conformance and fixture export",
+  usage: `$0 inspect ${PLUGIN_USAGE}\n\nStarts the plugin like \`executa dev\` and serves a web page for it on 127.0.0.1. The printed URL carries a random token; the page refuses requests without it. Ctrl-C stops the plugin and the server.`,
+  dashDash: true,
+  untilInterrupted: true,
+  options: {
+    port: { type: "number", default: 0, describe: "Serve on this port of 127.0.0.1 (default: a free one)" },
+    open: { type: "boolean", default: false, describe: "Open the page in the desktop's browser" },
+    watch: { type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (the page shows a banner meanwhile)" },
+    ...MOCK_HOST_OPTIONS,
+    credential: { type: "string", array: true, describe: "NAME=VALUE passed in every invoke's context.credentials (repeatable; the page can set more, in memory only)" },
+    ...JSON_OPTION,
+  },
+  examples: [
+    ["$0 inspect", "serve the workbench for the plugin in this folder; open the URL it prints"],
+    ["$0 inspect --watch --sampling echo --credential SIGNING_SECRET=dev-secret", "restart on change, echo sampling, one credential"],
+  ],
+  async run(args) {
+    if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new ExecutaError(`--port must be a port number from 0 to 65535, got ${args.port}`, { hint: "e.g. --port 7777, or leave it out for a free one" });
+    // Listening from the start: a Ctrl-C while the plugin starts stops it as soon as it can.
+    const interrupt = untilInterrupted();
+    try {
+      const launch = await launchFrom(args);
+      const dir = resolve(args.dir);
+      const credentials = credentialsFrom(args.credential);
+      const log = (line: string) => process.stderr.write(color.dim(line) + "\n");
+      const mockHost = await mockHostOptionsFrom(args);
+      const beforeRestart = args.watch ? await manifestRegenerator(dir, log) : undefined;
+      const rulesSource = [...(args.mock ?? []).map((f) => `--mock ${f}`), ...(args.sampling?.startsWith("rules:") || args.sampling?.endsWith(".jsonl") ? [`--sampling ${args.sampling}`] : [])].join(", ");
+      const { startInspect } = await import("../workbench/index.js");
+      const running = await startInspect({
+        launch,
+        mockHost,
+        ...(rulesSource && { rulesSource }),
+        credentials,
+        log,
+        port: args.port,
+        ...(beforeRestart && { beforeRestart }),
+        ...(args.watch && { watch: { dir, ignore: beforeRestart ? GENERATED_FILES : [] } }),
+      });
+      const { url, port } = running.server;
+      if (args.json) printJson("ok", { url, port, launch: { command: launch.command, args: launch.args, cwd: launch.cwd, source: launch.source } });
+      else {
+        process.stdout.write(`${url}\n`);
+        log(`executa inspect: serving on 127.0.0.1:${port}; the URL above carries the page's token`);
+        log(`plugin: ${[launch.command, ...launch.args].join(" ").slice(0, 160)} (${launch.source})`);
+        if (running.watcher) log(`watching ${dir} (${running.watcher.mode})`);
+        log("Ctrl-C stops the plugin and the server");
+      }
+      if (args.open) openBrowser(url, log);
+      const signal = await interrupt.signal;
+      log(`${signal === "SIGINT" ? "interrupted" : signal}: stopping the plugin and the server`);
+      await running.close();
+      warnUnusedRules(unusedRulesReport(mockHost), log);
+      return ExitCode.Ok;
+    } finally {
+      interrupt.release();
+    }
+  },
+});

@@ -1,0 +1,57 @@
+/** The page's one DOM helper: elements from a tag, properties and children. Text is always text (never parsed as HTML). */
+export type Child = Node | string | number | null | undefined | false | Child[];
+type Handler = (event: Event) => void;
+export type Props = Record<string, string | number | boolean | Handler | undefined | null>;
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (typeof value === "function") el.addEventListener(key.slice(2).toLowerCase(), value);
+    else if (key === "class") el.className = String(value);
+    else if (key.startsWith("data-") || key.startsWith("aria-") || key === "role" || key === "for" || key === "title") el.setAttribute(key, String(value));
+    else if (key in el) (el as unknown as Record<string, unknown>)[key] = value;
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+export function append(el: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces every child of `el`. */
+export function fill(el: Element, ...children: Child[]): void {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/** A JSON text, pretty when it parses. */
+export function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** Saves text or bytes as a file through the browser's download. */
+export function download(name: string, body: Blob): void {
+  const url = URL.createObjectURL(body);
+  const a = h("a", { href: url, download: name });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
