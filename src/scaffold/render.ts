@@ -3,6 +3,7 @@ import Handlebars from "handlebars";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { goString, jsonString, markdownText, pythonString, tomlString, yamlString } from "./escape.js";
+import type { PackageManagerContext } from "./package-manager.js";
 import type { ProjectSpec } from "./spec.js";
 
 export interface RenderedFile {
@@ -17,6 +18,8 @@ export interface TemplateContext extends ProjectSpec {
   year: number;
   /** The generated workflow's build matrix: each target `executa build` accepts for the language, and its runner. */
   buildMatrix: ReadonlyArray<{ target: string; os: string }>;
+  /** The package manager's command lines (READMEs, TypeScript scripts and workflow). */
+  pm: PackageManagerContext;
 }
 
 const engine = Handlebars.create();
@@ -28,15 +31,22 @@ engine.registerHelper({
   go: literal(goString),
   yaml: literal(yamlString),
   md: literal(markdownText),
+  /** Our own command lines in code blocks, padded so that their comments line up. */
+  pad: (text: unknown, width: unknown) => String(text).padEnd(Number(width)),
+  concat: (...parts: unknown[]) => parts.slice(0, -1).join(""),
+  eq: (a: unknown, b: unknown) => a === b,
 });
+
+/** Files whose real name starts with a dot (npm would drop or act on them inside the package). */
+const DOTFILES = new Set(["_gitignore", "_yarnrc.yml"]);
 
 /** Name rules applied on copy: `_gitignore` -> `.gitignore`, `__pyModule__` -> the module, `.hbs` dropped. */
 function outputPath(templatePath: string, context: TemplateContext): string {
   return templatePath
+    .replace(/\.hbs$/, "")
     .split("/")
-    .map((part) => (part === "_gitignore" ? ".gitignore" : part.replaceAll("__pyModule__", context.pyModule)))
-    .join("/")
-    .replace(/\.hbs$/, "");
+    .map((part) => (DOTFILES.has(part) ? `.${part.slice(1)}` : part.replaceAll("__pyModule__", context.pyModule)))
+    .join("/");
 }
 
 async function listFiles(dir: string): Promise<string[]> {
