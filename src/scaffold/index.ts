@@ -141,3 +141,4 @@ async function generateStep(dir: string, manual: string): Promise<StepResult> {
     return { step: "manifest", status: "failed", message: (error as Error).message, manual };
   }
 }
+export { addTool, PARAM_GRAMMAR, parseParam, TOOL_NAME, type AddToolOptions, type AddToolResult } from "./add-tool/index.js";

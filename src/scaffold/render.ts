@@ -57,6 +57,11 @@ async function listFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
+/** One handlebars file with the project templates' helpers (`add tool` renders its snippets with it). */
+export async function renderTemplateFile(path: string, context: object): Promise<string> {
+  return engine.compile(await readFile(path, "utf8"), { noEscape: true, strict: true })(context);
+}
+
 export async function renderTemplate(templateDir: string, context: TemplateContext): Promise<RenderedFile[]> {
   const files: RenderedFile[] = [];
   for (const path of await listFiles(templateDir)) {
