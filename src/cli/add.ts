@@ -69,7 +69,7 @@ async function ask(answers: Answers): Promise<Answers> {
 
 function printHuman(result: AddToolResult): void {
   const out = process.stdout;
-  const dry = result.status === "dry-run";
+  const dry = result.dryRun;
   out.write(`${dry ? "Would add" : color.green("Added", out)} the tool ${result.tool} to ${result.dir}:\n`);
   for (const f of result.files) out.write(`  ${color.green("+", out)} ${f}\n`);
   for (const f of result.regenerated) out.write(`  ${color.cyan("~", out)} ${f} (${dry ? "would be regenerated" : "regenerated"})\n`);

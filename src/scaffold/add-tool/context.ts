@@ -105,6 +105,8 @@ function pyContext(tool: NewTool, layout: ToolLayout, pyPackage: string) {
     result: block(tool.params.map((p) => `${pythonString(p.name)}: ${p.name}`), "return ", "", "    ", "    ", false),
     sample: block(tool.params.map((p) => `${pythonString(p.name)}: ${pythonValue(sample(p))}`), "args = ", "", "    ", "    ", false),
     testImport: `${pyPackage}.${layout.stem}`,
+    // pytest would collect an imported function named test*, so the test calls it by another name.
+    testName: fn.startsWith("test") ? `tool_${fn}` : fn,
   };
 }
 
@@ -161,12 +163,23 @@ function goTag(p: ToolParam): string {
   return `${json} default:${goTagValue(text)}`;
 }
 
+/**
+ * Whether gofmt keeps the text as it is in a one-line doc comment: it turns `` and '' into curly
+ * quotes, and a line that starts like a list, a heading, a link or code into those.
+ */
+function goDocSafe(text: string): boolean {
+  return /^\p{L}/u.test(text) && !/``|''/.test(text);
+}
+
 function goContext(tool: NewTool) {
   const fn = pascalCase(tool.name);
+  const description = commentLine(tool.description);
   const enums = new Map(tool.params.filter((p) => p.type === "enum").map((p) => [p.name, goEnum(tool.name, p)]));
   return {
     fn,
     argsType: `${fn}Args`,
+    // Text gofmt would rewrite goes into the directive as a Go string instead.
+    ...(goDocSafe(description) ? {} : { directiveDescription: goString(description) }),
     enums: [...enums.values()],
     fields: tool.params.map((p) => ({ field: pascalCase(p.name), type: goType(p, enums.get(p.name)?.type), tag: goTag(p), doc: paramDoc(p) })),
     sample: `${fn}Args{${tool.params.map((p) => `${pascalCase(p.name)}: ${goValue(sample(p), p, enums.get(p.name))}`).join(", ")}}`,

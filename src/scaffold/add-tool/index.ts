@@ -10,7 +10,10 @@ import { ExecutaError } from "../../common/errors.js";
 import { TEMPLATES_DIR } from "../../common/package-info.js";
 import { generateManifest, writeOutputs, type Generated } from "../../manifest/index.js";
 import { formatDiagnostic, hasErrors } from "../../protocol/index.js";
-import { LANGUAGES, languagePath, loadProject, pyModuleOf, type Language, type Project } from "../../project/index.js";
+import {
+  execBin, LANGUAGES, languagePath, loadProject, packageManagerOfProject, projectVenv, pyModuleOf, runScript, type Language, type Project,
+} from "../../project/index.js";
+import { commentLine } from "../escape.js";
 import { renderTemplateFile, type RenderedFile } from "../render.js";
 import { removeCreated, writeProject } from "../write.js";
 import { goIdentifiers, toolContext, type NewTool } from "./context.js";
@@ -33,7 +36,8 @@ export interface AddToolOptions {
 }
 
 export interface AddToolResult {
-  status: "added" | "dry-run";
+  /** --dry-run: nothing was written. */
+  dryRun: boolean;
   tool: string;
   language: Language;
   dir: string;
@@ -100,8 +104,11 @@ async function render(lang: Language, layout: ToolLayout, context: object): Prom
   ];
 }
 
-function nextSteps(lang: Language, layout: ToolLayout): string[] {
-  return [`write the tool in ${layout.tool} and its test in ${layout.test}`, `run ${LANGUAGES[lang].testCommand}`, "run executa manifest after changing its parameters"];
+function nextSteps(project: Project, layout: ToolLayout): string[] {
+  const pm = { name: packageManagerOfProject(project.dir) };
+  const test = { ts: runScript(pm, "test"), python: `${projectVenv(project.dir) ? ".venv/bin/python" : "python3"} -m pytest`, go: "go test ./..." }[project.language];
+  const manifest = project.language === "ts" ? execBin(pm, "executa manifest") : "executa manifest";
+  return [`write the tool in ${layout.tool} and its test in ${layout.test}`, `run ${test}`, `run ${manifest} after changing its parameters`];
 }
 
 export async function addTool(options: AddToolOptions): Promise<AddToolResult> {
@@ -113,17 +120,19 @@ export async function addTool(options: AddToolOptions): Promise<AddToolResult> {
     refuse(`--timeout must be a whole number of seconds above 0, not ${options.timeout}`, "e.g. --timeout 30");
   }
   const description = options.description?.trim() || `TODO: describe what ${options.name} does.`;
-  if (lang === "ts" && description.startsWith("@")) refuse("a description cannot start with @ (JSDoc would read it as a tag)", "start it with a word");
+  if (lang === "ts" && /(^|\s)@/.test(commentLine(description))) {
+    refuse("in a TypeScript description, an @ after a space starts a JSDoc tag, which would cut the description there", "write it without the space, e.g. (at) or `@name` in backticks");
+  }
   const tool: NewTool = { name: options.name, description, params, ...(options.timeout && { timeout: options.timeout }) };
+  const before = await currentManifest(project.dir);
+  if (before.manifest.tools.some((t) => t.name === tool.name)) refuse(`the project already has a tool named '${tool.name}'`, "choose another name");
   const layout = toolLayout(lang, tool.name, pyPackage);
   checkFree(project, layout);
   if (lang === "go") checkGoIdentifiers(project, tool);
-  const before = await currentManifest(project.dir);
-  if (before.manifest.tools.some((t) => t.name === tool.name)) refuse(`the project already has a tool named '${tool.name}'`, "choose another name");
 
   const files = await render(lang, layout, toolContext(lang, tool, layout, pyPackage));
-  const result: AddToolResult = { status: "added", tool: tool.name, language: lang, dir: project.dir, files: files.map((f) => f.path), regenerated: [], next: nextSteps(lang, layout) };
-  if (options.dryRun) return { ...result, status: "dry-run", regenerated: before.outputs.map((o) => o.path) };
+  const result: AddToolResult = { dryRun: false, tool: tool.name, language: lang, dir: project.dir, files: files.map((f) => f.path), regenerated: [], next: nextSteps(project, layout) };
+  if (options.dryRun) return { ...result, dryRun: true, regenerated: before.outputs.map((o) => o.path) };
 
   const created = await writeProject(project.dir, files);
   try {

@@ -120,7 +120,7 @@ export function parseParam(spec: string): ToolParam {
   } else if ((SCALAR_TYPES as readonly string[]).includes(typeText)) {
     type = typeText as ScalarType;
   } else {
-    const hint = typeText === "array" ? "write the item type: e.g. --param tags:string[]" : `use one of ${SCALAR_TYPES.join(", ")}, enum(a|b), or any of them with [] for an array`;
+    const hint = typeText === "array" ? "write the item type: e.g. --param tags:string[]" : `use one of ${SCALAR_TYPES.join(", ")}, enum(a|b), or any of them with [] for an array; e.g. --param days:integer`;
     bad(spec, typeText ? `unknown type '${typeText}'` : "the type is missing", hint);
   }
   const param: ToolParam = { name, type, ...(values && { values }), array: brackets !== undefined, optional: question !== undefined || defaultText !== undefined };
