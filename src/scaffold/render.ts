@@ -1,7 +1,7 @@
 /** Renders a language template into a list of files, in memory. */
 import Handlebars from "handlebars";
 import { readdir, readFile, stat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { goString, jsonString, markdownText, pythonString, tomlString, yamlString } from "./escape.js";
 import type { PackageManagerContext } from "./package-manager.js";
 import type { ProjectSpec } from "./spec.js";
@@ -49,12 +49,15 @@ function outputPath(templatePath: string, context: TemplateContext): string {
     .join("/");
 }
 
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
-    .sort();
+/** Every file under dir, folder by folder (Yarn's PnP file system, which `yarn dlx` runs us from, has no recursive readdir). */
+async function listFiles(dir: string, rel = ""): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(join(dir, rel), { withFileTypes: true })) {
+    const path = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...(await listFiles(dir, path)));
+    else if (e.isFile()) out.push(path);
+  }
+  return out.sort();
 }
 
 /** One handlebars file with the project templates' helpers (`add tool` renders its snippets with it). */
