@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { commentLine } from "../../src/scaffold/escape.js";
 import { REPO_ROOT, have, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
@@ -176,6 +176,48 @@ for (const [lang, { needs, tests }] of Object.entries(LANGS)) {
     });
   });
 }
+
+/** Answers each prompt on a pseudo-terminal once its text appears; prints what the terminal showed. */
+const PTY_DRIVER = `
+import json, os, pty, select, sys, time
+argv, answers = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+pid, fd = pty.fork()
+if pid == 0:
+    env = {k: v for k, v in os.environ.items() if k != "CI" and not k.lower().startswith("npm_")}
+    env["NO_COLOR"] = "1"
+    os.execvpe(argv[0], argv, env)
+out = b""
+def wait_for(text, seconds=60):
+    global out
+    end = time.time() + seconds
+    while text.encode() not in out and time.time() < end:
+        if select.select([fd], [], [], 0.2)[0]:
+            try:
+                out += os.read(fd, 65536)
+            except OSError:
+                return
+for prompt, answer in answers:
+    wait_for(prompt)
+    out = out[out.index(prompt.encode()) + len(prompt):] if prompt.encode() in out else out
+    os.write(fd, (answer + chr(13)).encode())
+wait_for("the end of the output, which never appears", 120)
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(out.decode(errors="replace"))
+sys.exit(os.waitstatus_to_exitcode(status))
+`;
+
+test("on a terminal, add tool asks for the name, the description and the parameters", { skip: !have("python3") && "python3 drives the pseudo-terminal" }, () => {
+  const dir = join(tempDir("add-tool-ask"), "asked");
+  roots.push(dirname(dir));
+  const created = toolchain("create-executa", [dir, "--lang", "python", "--no-install", "--no-git", "--json"]);
+  assert.equal(created.status, 0, created.output);
+  const answers = [["Tool name", "ask_me"], ["What it does", "Answer a question."], ["Parameter 1", "question:string"], ["Parameter 2", "n?:integer=2"], ["Parameter 3", ""]];
+  const r = run("python3", ["-c", PTY_DRIVER, JSON.stringify([join(installedToolchain().bin, "executa"), "add", "tool"]), JSON.stringify(answers)], { cwd: dir, env: { CI: "" } });
+  assert.equal(r.status, 0, r.output);
+  const tool = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).tools.find((t: { name: string }) => t.name === "ask_me");
+  assert.equal(tool.description, "Answer a question.");
+  assert.deepEqual(tool.parameters.map((p: { name: string; default?: unknown }) => [p.name, p.default]), [["question", undefined], ["n", 2]]);
+});
 
 test("outside a project, add tool says what is missing, exit 2, and writes nothing", () => {
   const dir = tempDir("add-tool-empty");
