@@ -83,7 +83,10 @@ async function currentManifest(dir: string): Promise<Generated> {
 /** Go: the identifiers the tool declares must be free in package main (whole words of any .go file there). */
 function checkGoIdentifiers(project: Project, tool: NewTool): void {
   const sources = readdirSync(project.dir).filter((f) => f.endsWith(".go") && f !== "executa_bindings.go");
-  for (const id of goIdentifiers(tool)) {
+  const ids = goIdentifiers(tool);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice) refuse(`the tool '${tool.name}' would declare ${twice} twice (its arguments type and an enum type, or two enum types)`, "rename the parameter");
+  for (const id of ids) {
     const word = new RegExp(`\\b${id}\\b`);
     const file = sources.find((f) => word.test(readFileSync(join(project.dir, f), "utf8")));
     if (file) refuse(`${id}, which the tool '${tool.name}' would declare, is already used in ${file}`, "choose another tool name");
