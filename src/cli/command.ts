@@ -2,7 +2,7 @@
  * One command: its options declared once (typed, described), the project folder taken the same way
  * by every command, `-- <command>` where it applies, and a handler that loads its core lazily.
  */
-import type { Argv, CommandModule, InferredOptionTypes, Options } from "yargs";
+import type { Argv, CommandModule, InferredOptionTypes, Options, PositionalOptions } from "yargs";
 import { runCommand } from "./run.js";
 
 export type OptionTable = Record<string, Options>;
@@ -26,6 +26,8 @@ export interface CommandSpec<O extends OptionTable, Dir extends string | undefin
   dashDash?: boolean;
   /** Runs until Ctrl-C (inspect): its examples are run until they print a URL, then interrupted. */
   untilInterrupted?: boolean;
+  /** Positionals of the command line other than `[dir]` (e.g. add tool's `[name]`). */
+  positionals?: Record<string, PositionalOptions>;
   /** `[dir]` has no default (create: the folder comes from the name). */
   optionalDir?: Dir extends string ? false : true;
   run(args: InferredOptionTypes<O> & { dir: Dir; "--"?: string[] }): Promise<number | void>;
@@ -50,6 +52,7 @@ export function defineCommand<O extends OptionTable, Dir extends string | undefi
     builder: (y: Argv) => {
       let b = y.parserConfiguration({ "populate--": true });
       if (spec.usage) b = b.usage(spec.usage);
+      for (const [name, options] of Object.entries(spec.positionals ?? {})) b = b.positional(name, options);
       if (spec.command.includes("[dir]")) b = b.positional("dir", spec.optionalDir ? { type: "string", describe: "folder to create (default: the name)" } : DIR_POSITIONAL);
       b = b.options(spec.options);
       for (const [command, meaning] of spec.examples ?? []) b = b.example(command, meaning);

@@ -2,7 +2,7 @@
 import { basename } from "node:path";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { canPrompt, color } from "../common/term.js";
-import { LANGUAGES, LANGUAGE_NAMES } from "../project/index.js";
+import { createCommand, LANGUAGES, LANGUAGE_NAMES, PACKAGE_MANAGER_NAMES, type PackageManager } from "../project/index.js";
 import type { ProjectAnswers, ScaffoldResult } from "../scaffold/index.js";
 import { defineCommand, JSON_OPTION } from "./command.js";
 import { printJson } from "./run.js";
@@ -23,7 +23,11 @@ const CREATE_OPTIONS = {
   git: { type: "boolean", default: true, describe: "git init and a first commit (--no-git to skip)" },
   force: { type: "boolean", default: false, describe: "add the project to a non-empty folder; stops, writing nothing, if any file it would write exists" },
   "dry-run": { type: "boolean", default: false, describe: "list the files that would be written and write nothing" },
-  toolchain: { type: "string", describe: "TypeScript: install this create-executa (a tarball or folder) instead of the registry's; generated files always name the registry range" },
+  "package-manager": {
+    type: "string",
+    describe: `${PACKAGE_MANAGER_NAMES.join(", ")}: installs the dependencies and is named in the scripts, README, workflow and next steps (default: the one that ran create-executa, else npm)`,
+  },
+  toolchain: { type: "string", describe: "TypeScript with npm: install this create-executa (a tarball or folder) instead of the registry's; generated files always name the registry range" },
   ...JSON_OPTION,
 } as const;
 
@@ -33,9 +37,8 @@ interface CreateArgs extends ProjectAnswers {
 }
 
 /** The one-shot command that gives the missing answers, for the non-interactive error. */
-function oneShot(args: CreateArgs): string {
-  const dir = args.dir ?? args.name ?? DEFAULT_NAME;
-  return `npm create executa@latest ${dir} -- --lang ${args.lang ?? "ts"} --yes`;
+function oneShot(args: CreateArgs, pm: PackageManager): string {
+  return createCommand(pm, args.dir ?? args.name ?? DEFAULT_NAME, `--lang ${args.lang ?? "ts"} --yes`);
 }
 
 async function ask(args: CreateArgs, nameProblem: (name: string) => string | undefined): Promise<CreateArgs> {
@@ -98,17 +101,20 @@ export const createCommandFor = (program: "executa" | "create-executa") => defin
   examples: [
     [`$0${program === "executa" ? " create" : ""} my-plugin --lang python --yes`, "a Python plugin with defaults, no questions"],
     ["npm create executa@latest my-plugin -- --lang go", "the same through npm create"],
+    ["pnpm create executa my-plugin --lang ts", "through pnpm: it installs and its scripts, README and CI use pnpm"],
   ],
   async run(argv) {
     let args: CreateArgs = { ...argv, displayName: argv["display-name"], toolId: argv["tool-id"], goModule: argv["go-module"] };
     const { makeSpec, nameProblem, scaffold } = await import("../scaffold/index.js");
+    const { resolvePackageManager } = await import("../project/index.js");
+    const packageManager = await resolvePackageManager(argv["package-manager"]);
     const interactive = canPrompt(args.yes);
     if (interactive && (!args.lang || !(args.dir || args.name) || !args.displayName || !args.description)) args = await ask(args, nameProblem);
     if (!args.lang && !args.yes) {
-      throw new ExecutaError("no language given and no terminal to ask on", { hint: `run: ${oneShot(args)}` });
+      throw new ExecutaError("no language given and no terminal to ask on", { hint: `run: ${oneShot(args, packageManager)}` });
     }
     if (!args.dir && !args.name && !args.yes) {
-      throw new ExecutaError("no project folder given and no terminal to ask on", { hint: `run: ${oneShot(args)}` });
+      throw new ExecutaError("no project folder given and no terminal to ask on", { hint: `run: ${oneShot(args, packageManager)}` });
     }
     const dir = args.dir ?? args.name ?? DEFAULT_NAME;
     const name = args.name ?? basename(dir);
@@ -127,6 +133,7 @@ export const createCommandFor = (program: "executa" | "create-executa") => defin
       install: argv.install,
       git: argv.git,
       quiet: argv.json,
+      packageManager,
     });
     const failed = result.steps.some((s) => s.status === "failed");
     if (argv.json) printJson(failed ? "failed" : "ok", result);

@@ -1,6 +1,7 @@
 /** The two command lines, `executa <verb>` and `create-executa [dir]`, on one yargs setup. */
 import yargs from "yargs";
 import { ExitCode } from "../common/errors.js";
+import { addCommand } from "./add.js";
 import { PACKAGE_VERSION } from "../common/package-info.js";
 import { buildCommand } from "./build.js";
 import { createCommandFor } from "./create.js";
@@ -35,7 +36,7 @@ function commandLine(argv: string[], scriptName: Program, helpHint: string) {
 /** The verbs of each command line, in help order. */
 export function commandsOf(program: Program): Command[] {
   if (program === "create-executa") return [createCommandFor("create-executa")];
-  return [createCommandFor("executa"), initCommand, manifestCommand, buildCommand, testCommand, devCommand, inspectCommand];
+  return [createCommandFor("executa"), initCommand, manifestCommand, buildCommand, testCommand, devCommand, inspectCommand, addCommand];
 }
 
 export async function runProgram(program: Program, argv: string[]): Promise<void> {

@@ -8,3 +8,8 @@ export {
 } from "./entry.js";
 export { candidateOfEntry, findEntryCandidates, type EntryCandidate } from "./candidates.js";
 export { nativePlatformOf, platformOfHeader } from "./native.js";
+export {
+  createCommand, dlxBin, execBin, frozenInstallCommand, globalInstall, installCommand, isYarnClassic, LOCKFILES, PACKAGE_MANAGER_NAMES,
+  packageManagerField, packageManagerFromUserAgent, packageManagerOfProject, parsePackageManagerName, resolvePackageManager, runScript,
+  type PackageManager, type PackageManagerName,
+} from "./package-managers.js";

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { parse as parseYaml } from "yaml";
-import { goString, jsonString, markdownText, pythonString, tomlString, yamlString } from "./escape.js";
+import { commentLine, goString, goTagValue, jsonString, markdownText, pythonDocstringText, pythonString, pythonValue, tomlString, yamlString } from "./escape.js";
 
 const hostile: string[] = JSON.parse(readFileSync(new URL("../../../test/fixtures/hostile-strings.json", import.meta.url), "utf8"));
 const python = spawnSync("python3", ["--version"]).status === 0;
@@ -51,5 +51,30 @@ test("Markdown text is one line with every ASCII punctuation mark escaped", () =
     const md = markdownText(text);
     assert.doesNotMatch(md, /[\r\n]/);
     assert.doesNotMatch(md, /(?<!\\)[<>*_`[\]#|]/);
+  }
+});
+
+test("comment lines: one line, no control character or BOM, no end of a JSDoc block", () => {
+  for (const text of hostile) {
+    const line = commentLine(text);
+    assert.doesNotMatch(line, /[\p{Cc}\u2028\u2029\u0085\ufeff]|\*\/|\s{2}|^\s|\s$/u, JSON.stringify(line));
+  }
+  assert.equal(commentLine(" a\r\n\tb */ c\u2028d "), "a b * / c d");
+});
+
+test("Python docstring text and values read back through the Python parser", { skip: !python && "python3 is not installed" }, () => {
+  const values = [null, true, false, 0, -1.5, 1e21, "s\"\\", ["a", 1, [true]], { "k\"": { n: null } }];
+  const docstrings = hostile.map((t) => `"""${pythonDocstringText(commentLine(t))}"""`);
+  const source = `import ast, json\nprint(json.dumps([[${values.map(pythonValue).join(", ")}], [${docstrings.join(", ")}]]))`;
+  const [readValues, readDocstrings] = JSON.parse(pythonEval(source));
+  assert.deepEqual(readValues, values);
+  assert.deepEqual(readDocstrings, hostile.map(commentLine));
+});
+
+test("Go struct tag values hold no backquote and unquote to the text", () => {
+  for (const text of hostile) {
+    const value = goTagValue(text);
+    assert.doesNotMatch(value, /`/);
+    assert.equal(JSON.parse(value.replace(/\\x([0-9a-f]{2})/g, (_, h: string) => `\\u00${h}`)), text);
   }
 });

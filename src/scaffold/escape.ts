@@ -50,3 +50,35 @@ export function yamlString(text: string): string {
 export function markdownText(text: string): string {
   return text.replace(/[\r\n]+/g, " ").replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
 }
+
+/**
+ * Text for a one-line comment or docstring in any language: line breaks, control characters and
+ * BOMs become spaces, runs of spaces one, and `*\/` (the end of a JSDoc block) `* /`.
+ */
+export function commentLine(text: string): string {
+  return text
+    .replace(/[\p{Cc}\u2028\u2029\u0085\ufeff]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replaceAll("*/", "* /");
+}
+
+/** Text inside a Python `"""` docstring that reads back as itself (quotes and backslashes escaped). */
+export function pythonDocstringText(text: string): string {
+  return pythonString(text).slice(1, -1);
+}
+
+/** A JSON value as a Python literal (None, True, False, str, numbers, lists, dicts). */
+export function pythonValue(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number") return JSON.stringify(value);
+  if (typeof value === "string") return pythonString(value);
+  if (Array.isArray(value)) return `[${value.map(pythonValue).join(", ")}]`;
+  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pythonString(k)}: ${pythonValue(v)}`).join(", ")}}`;
+}
+
+/** A struct tag value (`default:"..."`) that can sit inside a Go raw string (backquotes escaped). */
+export function goTagValue(text: string): string {
+  return goString(text).replaceAll("`", "\\x60");
+}

@@ -4,8 +4,10 @@ import { PACKAGE_ROOT, PACKAGE_VERSION, TEMPLATES_DIR } from "../common/package-
 import { withSpinner, type StepOutcome } from "../common/term.js";
 import { formatDiagnostic } from "../protocol/index.js";
 import { generateManifest, MANIFEST_PATH, writeOutputs } from "../manifest/index.js";
-import { LANGUAGES, languagePath } from "../project/index.js";
+import { ExecutaError } from "../common/errors.js";
+import { LANGUAGES, languagePath, LOCKFILES, runScript, type PackageManager } from "../project/index.js";
 import { workflowMatrix } from "../builder/targets/index.js";
+import { packageManagerContext } from "./package-manager.js";
 import { renderTemplate } from "./render.js";
 import type { ProjectSpec } from "./spec.js";
 import { gitInit, installDependencies, type StepResult } from "./steps.js";
@@ -13,6 +15,7 @@ import { checkTarget, writeProject } from "./write.js";
 
 export * from "./spec.js";
 export type { StepResult } from "./steps.js";
+export { packageManagerContext, type PackageManagerContext } from "./package-manager.js";
 
 export interface ScaffoldOptions {
   targetDir: string;
@@ -28,12 +31,18 @@ export interface ScaffoldOptions {
   git?: boolean;
   /** No progress lines (for --json). */
   quiet?: boolean;
+  /**
+   * The package manager the install step, the TypeScript scripts and workflow, the READMEs and the
+   * next steps use (default npm; the CLI passes --package-manager or the one that ran it).
+   */
+  packageManager?: PackageManager;
 }
 
 export interface ScaffoldResult {
   status: "created" | "dry-run";
   dir: string;
   lang: ProjectSpec["lang"];
+  packageManager: PackageManager["name"];
   name: string;
   toolId: string;
   /** Project-relative paths, the generated manifest and bindings included. */
@@ -52,33 +61,44 @@ function localToolchain(option: string | undefined): string | undefined {
 }
 
 /** How the user runs the toolchain in the new project (printed, never written into a file). */
-export function toolchainCommand(spec: ProjectSpec, local: string | undefined): string {
-  if (spec.lang === "ts") return "npx executa";
+export function toolchainCommand(spec: ProjectSpec, local: string | undefined, pm: PackageManager = { name: "npm" }): string {
+  const context = packageManagerContext(pm, TOOLCHAIN_SPEC);
+  if (spec.lang === "ts") return context.executa;
   if (local === PACKAGE_ROOT) return `node ${relative(process.cwd(), join(PACKAGE_ROOT, "bin", "executa.js"))}`;
-  return `npx --yes --package=${local ?? `create-executa@${TOOLCHAIN_SPEC}`} executa`;
+  return local ? `npx --yes --package=${local} executa` : context.dlxExecuta;
 }
 
-function nextSteps(dir: string, spec: ProjectSpec, executa: string): string[] {
-  const test = { ts: "npm test", python: ".venv/bin/python -m pytest", go: "go test ./..." }[spec.lang];
+function nextSteps(dir: string, spec: ProjectSpec, executa: string, pm: PackageManager): string[] {
+  const test = { ts: runScript(pm, "test"), python: ".venv/bin/python -m pytest", go: "go test ./..." }[spec.lang];
   return [`cd ${dir}`, test, `${executa} dev`, `${executa} test`, `${executa} build`];
 }
 
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const { spec } = options;
+  const pm = options.packageManager ?? { name: "npm" };
   const dir = resolve(options.targetDir);
-  const local = localToolchain(options.toolchainSpec);
-  const executa = toolchainCommand(spec, local);
-  const files = await renderTemplate(join(TEMPLATES_DIR, spec.lang), { ...spec, toolchainSpec: TOOLCHAIN_SPEC, year: new Date().getFullYear(), buildMatrix: workflowMatrix(spec.lang) });
-  await checkTarget(dir, [...files.map((f) => f.path), ...generatedPaths(spec), ...(options.install ?? true ? INSTALL_OUTPUTS[spec.lang] : [])], options.force ?? false);
+  if (options.toolchainSpec && pm.name !== "npm" && spec.lang === "ts") {
+    throw new ExecutaError(`--toolchain installs with npm (npm install --no-save), not ${pm.name}`, {
+      hint: `pass --package-manager npm, or publish the toolchain to the registry ${pm.name} reads and leave --toolchain out`,
+    });
+  }
+  // Only npm can install a toolchain from a tarball or folder without naming it in package.json.
+  const local = pm.name === "npm" || spec.lang !== "ts" ? localToolchain(options.toolchainSpec) : undefined;
+  const executa = toolchainCommand(spec, local, pm);
+  const pmContext = packageManagerContext(pm, TOOLCHAIN_SPEC);
+  const rendered = await renderTemplate(join(TEMPLATES_DIR, spec.lang), { ...spec, toolchainSpec: TOOLCHAIN_SPEC, year: new Date().getFullYear(), buildMatrix: workflowMatrix(spec.lang), pm: pmContext });
+  const files = rendered.filter((f) => f.path !== ".yarnrc.yml" || pmContext.yarnBerry);
+  await checkTarget(dir, [...files.map((f) => f.path), ...generatedPaths(spec), ...(options.install ?? true ? installOutputs(spec.lang, pm) : [])], options.force ?? false);
   const result: ScaffoldResult = {
     status: options.dryRun ? "dry-run" : "created",
     dir,
     lang: spec.lang,
+    packageManager: pm.name,
     name: spec.name,
     toolId: spec.toolId,
     files: files.map((f) => f.path),
     steps: [],
-    next: nextSteps(options.targetDir, spec, executa),
+    next: nextSteps(options.targetDir, spec, executa, pm),
   };
   if (options.dryRun) return result;
 
@@ -88,7 +108,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
   result.steps.push(await step("generate manifest.json", async () => generateStep(dir, `${executa} manifest`)));
   result.files.push(...(result.steps[0]?.status === "done" ? generatedPaths(spec) : []));
   result.files.sort();
-  if (options.install ?? true) result.steps.push(await step("install dependencies", () => installDependencies(dir, spec.lang, local)));
+  if (options.install ?? true) result.steps.push(await step("install dependencies", () => installDependencies(dir, spec.lang, { localToolchain: local, packageManager: pm })));
   else result.steps.push({ step: "install", status: "skipped", message: "--no-install" });
   if (options.git ?? true) result.steps.push(await step("git init", () => gitInit(dir, `Scaffold ${spec.name} with create-executa ${PACKAGE_VERSION}`)));
   else result.steps.push({ step: "git", status: "skipped", message: "--no-git" });
@@ -105,11 +125,10 @@ function generatedPaths(spec: ProjectSpec): string[] {
 }
 
 /** What the install step writes (or would change) in the project folder. */
-const INSTALL_OUTPUTS: Record<ProjectSpec["lang"], string[]> = {
-  ts: ["node_modules", "package-lock.json"],
-  python: [".venv", "uv.lock"],
-  go: ["go.sum"],
-};
+function installOutputs(lang: ProjectSpec["lang"], pm: PackageManager): readonly string[] {
+  if (lang === "ts") return ["node_modules", ...LOCKFILES[pm.name], ...(pm.name === "yarn" ? [".yarn", ".pnp.cjs"] : [])];
+  return lang === "python" ? [".venv", "uv.lock"] : ["go.sum"];
+}
 
 async function generateStep(dir: string, manual: string): Promise<StepResult> {
   try {
@@ -123,3 +142,4 @@ async function generateStep(dir: string, manual: string): Promise<StepResult> {
   }
 }
 export { adoptPlugin, WORKFLOW_PATH, type Chooser, type InitFile, type InitOptions, type InitResult } from "./init/index.js";
+export { addTool, PARAM_GRAMMAR, parseParam, TOOL_NAME, type AddToolOptions, type AddToolResult } from "./add-tool/index.js";

@@ -1,8 +1,9 @@
 /** Renders a language template into a list of files, in memory. */
 import Handlebars from "handlebars";
 import { readdir, readFile, stat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { goString, jsonString, markdownText, pythonString, tomlString, yamlString } from "./escape.js";
+import type { PackageManagerContext } from "./package-manager.js";
 import type { ProjectSpec } from "./spec.js";
 
 export interface RenderedFile {
@@ -17,6 +18,8 @@ export interface TemplateContext extends ProjectSpec {
   year: number;
   /** The generated workflow's build matrix: each target `executa build` accepts for the language, and its runner. */
   buildMatrix: ReadonlyArray<{ target: string; os: string }>;
+  /** The package manager's command lines (READMEs, TypeScript scripts and workflow). */
+  pm: PackageManagerContext;
 }
 
 const engine = Handlebars.create();
@@ -28,23 +31,38 @@ engine.registerHelper({
   go: literal(goString),
   yaml: literal(yamlString),
   md: literal(markdownText),
+  /** Our own command lines in code blocks, padded so that their comments line up. */
+  pad: (text: unknown, width: unknown) => String(text).padEnd(Number(width)),
+  concat: (...parts: unknown[]) => parts.slice(0, -1).join(""),
+  eq: (a: unknown, b: unknown) => a === b,
 });
+
+/** Files whose real name starts with a dot (npm would drop or act on them inside the package). */
+const DOTFILES = new Set(["_gitignore", "_yarnrc.yml"]);
 
 /** Name rules applied on copy: `_gitignore` -> `.gitignore`, `__pyModule__` -> the module, `.hbs` dropped. */
 function outputPath(templatePath: string, context: TemplateContext): string {
   return templatePath
+    .replace(/\.hbs$/, "")
     .split("/")
-    .map((part) => (part === "_gitignore" ? ".gitignore" : part.replaceAll("__pyModule__", context.pyModule)))
-    .join("/")
-    .replace(/\.hbs$/, "");
+    .map((part) => (DOTFILES.has(part) ? `.${part.slice(1)}` : part.replaceAll("__pyModule__", context.pyModule)))
+    .join("/");
 }
 
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
-    .sort();
+/** Every file under dir, folder by folder (Yarn's PnP file system, which `yarn dlx` runs us from, has no recursive readdir). */
+async function listFiles(dir: string, rel = ""): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(join(dir, rel), { withFileTypes: true })) {
+    const path = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...(await listFiles(dir, path)));
+    else if (e.isFile()) out.push(path);
+  }
+  return out.sort();
+}
+
+/** One handlebars file with the project templates' helpers (`add tool` renders its snippets, `init` a language's workflow). */
+export async function renderTemplateFile(path: string, context: object): Promise<string> {
+  return engine.compile(await readFile(path, "utf8"), { noEscape: true, strict: true })(context);
 }
 
 export async function renderTemplate(templateDir: string, context: TemplateContext): Promise<RenderedFile[]> {
@@ -60,9 +78,4 @@ export async function renderTemplate(templateDir: string, context: TemplateConte
     files.push({ path: outputPath(path, context), content, mode: mode & 0o777 });
   }
   return files;
-}
-
-/** Renders one template file with its own context (`executa init` renders a language's workflow for a plugin it adopts). */
-export async function renderTemplateFile(path: string, context: object): Promise<string> {
-  return engine.compile(await readFile(path, "utf8"), { noEscape: true, strict: true })(context);
 }

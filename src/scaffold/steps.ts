@@ -1,5 +1,6 @@
 /** The steps after the files are written: git and dependency install. Each reports, none throws. */
 import { exec, tail, which } from "../common/exec.js";
+import { installCommand, isYarnClassic, type PackageManager } from "../project/index.js";
 import type { Language } from "./spec.js";
 
 export interface StepResult {
@@ -33,14 +34,34 @@ interface InstallPlan {
   commands: [string, ...string[]][];
   manual: string;
   missing?: string;
+  env?: NodeJS.ProcessEnv;
 }
 
-function installPlan(lang: Language, localToolchain: string | undefined): InstallPlan {
-  if (lang === "ts") {
-    // A local toolchain is installed without saving it: package.json keeps the registry range.
-    const local = localToolchain ? ["--no-save", localToolchain] : [];
-    return { commands: [["npm", "install", "--no-audit", "--no-fund", ...local]], manual: ["npm install", ...local].join(" ") };
+export interface InstallOptions {
+  /** A create-executa tarball or folder to install instead of the registry's (npm only). */
+  localToolchain?: string;
+  packageManager?: PackageManager;
+}
+
+function nodeInstallPlan(pm: PackageManager, localToolchain: string | undefined): InstallPlan {
+  const manual = installCommand(pm);
+  if (!which(pm.name)) return { commands: [], manual, missing: `${pm.name} is not installed` };
+  switch (pm.name) {
+    case "npm": {
+      // A local toolchain is installed without saving it: package.json keeps the registry range.
+      const local = localToolchain ? ["--no-save", localToolchain] : [];
+      return { commands: [["npm", "install", "--no-audit", "--no-fund", ...local]], manual: [manual, ...local].join(" ") };
+    }
+    case "yarn":
+      // Yarn 2+ refuses to create a lockfile when it sees CI; a new project has none yet.
+      return { commands: [["yarn", "install"]], manual, ...(!isYarnClassic(pm) && { env: { ...process.env, YARN_ENABLE_IMMUTABLE_INSTALLS: "false" } }) };
+    default:
+      return { commands: [[pm.name, "install"]], manual };
   }
+}
+
+function installPlan(lang: Language, options: InstallOptions): InstallPlan {
+  if (lang === "ts") return nodeInstallPlan(options.packageManager ?? { name: "npm" }, options.localToolchain);
   if (lang === "go") {
     return which("go") ? { commands: [["go", "mod", "download"]], manual: "go mod download" } : { commands: [], manual: "go mod download", missing: "go is not installed" };
   }
@@ -52,12 +73,12 @@ function installPlan(lang: Language, localToolchain: string | undefined): Instal
   return { commands: [[python, "-m", "venv", ".venv"], [venvPython, "-m", "pip", "install", "-q", "-e", ".", "pytest"]], manual };
 }
 
-export async function installDependencies(dir: string, lang: Language, localToolchain?: string): Promise<StepResult> {
+export async function installDependencies(dir: string, lang: Language, options: InstallOptions = {}): Promise<StepResult> {
   const step = "install";
-  const plan = installPlan(lang, localToolchain);
+  const plan = installPlan(lang, options);
   if (plan.missing) return { step, status: "skipped", message: plan.missing, manual: plan.manual };
   for (const [command, ...args] of plan.commands) {
-    const result = await exec(command, args, { cwd: dir, timeoutMs: 10 * 60_000 });
+    const result = await exec(command, args, { cwd: dir, timeoutMs: 10 * 60_000, ...(plan.env && { env: plan.env }) });
     if (result.code !== 0) {
       const why = result.spawnError ? `${command} could not start (${result.spawnError.code})` : tail(result.stderr || result.stdout);
       const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|network|resolve host|Could not fetch|connection/i.test(why);

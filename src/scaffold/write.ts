@@ -34,7 +34,18 @@ export async function checkTarget(targetDir: string, paths: readonly string[], f
   }
 }
 
-export async function writeProject(targetDir: string, files: readonly RenderedFile[]): Promise<void> {
+/** What a write created, newest last: to take it back (`add tool` does when the manifest then fails). */
+export interface Created {
+  files: string[];
+  dirs: string[];
+}
+
+export async function removeCreated(created: Created): Promise<void> {
+  for (const file of [...created.files].reverse()) await rm(file, { force: true });
+  for (const dir of [...created.dirs].reverse()) await rm(dir, { recursive: true, force: true });
+}
+
+export async function writeProject(targetDir: string, files: readonly RenderedFile[]): Promise<Created> {
   const root = resolve(targetDir);
   const createdDirs: string[] = [];
   const createdFiles: string[] = [];
@@ -44,10 +55,7 @@ export async function writeProject(targetDir: string, files: readonly RenderedFi
     await mkdir(dir);
     createdDirs.push(dir);
   };
-  const rollback = async () => {
-    for (const file of createdFiles.reverse()) await rm(file, { force: true });
-    for (const dir of createdDirs.reverse()) await rm(dir, { recursive: true, force: true });
-  };
+  const rollback = () => removeCreated({ files: createdFiles, dirs: createdDirs });
   const onSignal = () => {
     void rollback().finally(() => process.exit(130));
   };
@@ -72,4 +80,5 @@ export async function writeProject(targetDir: string, files: readonly RenderedFi
   } finally {
     process.removeListener("SIGINT", onSignal);
   }
+  return { files: createdFiles, dirs: createdDirs };
 }

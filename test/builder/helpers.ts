@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exec, which } from "../../src/common/exec.js";
 import { generateManifest, writeOutputs } from "../../src/manifest/index.js";
+import type { PackageManager } from "../../src/project/index.js";
 import { makeSpec, scaffold, type ProjectAnswers } from "../../src/scaffold/index.js";
 
 /** The runtimes are fetched once per machine and reused by every test file and run. */
@@ -13,9 +14,9 @@ process.env.EXECUTA_CACHE_DIR ||= join(tmpdir(), "executa-test-cache");
  * A project as a user gets it from `create-executa --no-install --no-git`, in a fresh temp folder:
  * the real template, runtime and generated manifest.json. Returns the project folder.
  */
-export async function scaffoldProject(lang: "ts" | "python" | "go", name: string, answers: ProjectAnswers = {}): Promise<string> {
+export async function scaffoldProject(lang: "ts" | "python" | "go", name: string, answers: ProjectAnswers = {}, packageManager?: PackageManager): Promise<string> {
   const dir = join(mkdtempSync(join(tmpdir(), `executa-build-${lang}-`)), name);
-  await scaffold({ targetDir: dir, spec: makeSpec({ ...answers, lang, name }), install: false, git: false, quiet: true });
+  await scaffold({ targetDir: dir, spec: makeSpec({ ...answers, lang, name }), install: false, git: false, quiet: true, ...(packageManager && { packageManager }) });
   return dir;
 }
 

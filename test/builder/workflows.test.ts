@@ -103,3 +103,36 @@ test("actionlint finds nothing in the three generated workflows", async (t) => {
     assert.equal(result.code, 0, `${lang}:\n${result.stdout}${result.stderr}`);
   }
 });
+
+test("the TypeScript workflow installs and runs the toolchain with the project's package manager, actionlint clean", async (t) => {
+  const expected = {
+    pnpm: { setup: "pnpm/action-setup@v4", cache: "pnpm", install: "pnpm install --frozen-lockfile", executa: "pnpm exec executa" },
+    yarn: { setup: undefined, cache: "yarn", install: "yarn install --immutable", executa: "yarn executa" },
+    bun: { setup: "oven-sh/setup-bun@v2", cache: undefined, install: "bun install --frozen-lockfile", executa: "bunx executa" },
+  } as const;
+  const linter = await actionlint();
+  for (const [name, want] of Object.entries(expected)) {
+    const dir = await scaffoldProject("ts", `wf-${name}`, {}, { name: name as keyof typeof expected, version: name === "bun" ? "1.4.5" : name === "yarn" ? "4.18.1" : "10.34.9" });
+    try {
+      const text = readFileSync(join(dir, ".github", "workflows", "ci.yml"), "utf8");
+      assert.doesNotMatch(text, /(?<![\w-])(npx |npm (ci|test|run))/, name);
+      const wf = parse(text) as Workflow;
+      for (const [jobName, job] of Object.entries(wf.jobs)) {
+        const node = job.steps.find((s) => s.uses?.startsWith("actions/setup-node@"));
+        if (!node) continue;
+        const at = job.steps.indexOf(node);
+        assert.equal(node.with?.cache, want.cache, `${name} ${jobName}`);
+        assert.equal(job.steps[at + 1]?.run, want.install, `${name} ${jobName}`);
+        if (want.setup) assert.equal(job.steps[at - 1]?.uses, want.setup, `${name} ${jobName}`);
+        if (name === "yarn") assert.equal(job.steps[at - 1]?.run, "corepack enable", `${name} ${jobName}`);
+      }
+      assert.ok(wf.jobs.conformance!.steps.some((s) => s.run === `${want.executa} test`), name);
+      if (linter) {
+        const result = await exec(linter, ["-no-color", join(".github", "workflows", "ci.yml")], { cwd: dir });
+        assert.equal(result.code, 0, `${name}:\n${result.stdout}${result.stderr}`);
+      } else t.diagnostic("actionlint is not installed: the workflows were parsed, not linted");
+    } finally {
+      rmSync(dirname(dir), { recursive: true, force: true });
+    }
+  }
+});

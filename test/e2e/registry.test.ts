@@ -5,66 +5,28 @@
  * READMEs' `npx --package=create-executa …` lines.
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { REPO_ROOT, have, installedToolchain, run, tempDir } from "./toolchain.js";
+import { startLocalRegistry, type LocalRegistry } from "./local-registry.js";
+import { REPO_ROOT, have, run, tempDir } from "./toolchain.js";
 
-const VERDACCIO = join(REPO_ROOT, "node_modules", ".bin", "verdaccio");
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
 const root = tempDir("registry");
+let local: LocalRegistry | undefined;
 let registry = "";
-let verdaccio: ChildProcess | undefined;
 /** The environment every user command runs in: the local registry, our own npm config and cache. */
-const env: NodeJS.ProcessEnv = { CI: "true", NO_COLOR: "1", npm_config_userconfig: join(root, "npmrc"), npm_config_cache: join(root, "npm-cache"), npm_config_update_notifier: "false" };
+let env: NodeJS.ProcessEnv = {};
 
 before(async () => {
-  const upstream = run("npm", ["config", "get", "registry"]).stdout.trim();
-  const port = await freePort();
-  registry = `http://127.0.0.1:${port}/`;
-  writeFileSync(join(root, "config.yaml"), [
-    `storage: ${join(root, "storage")}`,
-    "auth:",
-    `  htpasswd: { file: ${join(root, "htpasswd")}, max_users: 10 }`,
-    `uplinks:`,
-    `  upstream: { url: ${JSON.stringify(upstream)} }`,
-    "packages:",
-    "  'create-executa': { access: $all, publish: $authenticated }",
-    "  '**': { access: $all, publish: $authenticated, proxy: upstream }",
-    "log: { type: stdout, format: pretty, level: error }",
-    "",
-  ].join("\n"));
-  verdaccio = spawn(VERDACCIO, ["--config", join(root, "config.yaml"), "--listen", `127.0.0.1:${port}`], { stdio: "ignore" });
-  let token: string | undefined;
-  for (let i = 0; i < 100 && !token; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    token = await fetch(`${registry}-/user/org.couchdb.user:tester`, {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: "tester", password: "tester-password" }),
-    }).then((r) => (r.ok ? (r.json() as Promise<{ token: string }>) : undefined)).then((b) => b?.token, () => undefined);
-  }
-  assert.ok(token, "verdaccio did not start");
-  writeFileSync(env.npm_config_userconfig!, `registry=${registry}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
-  const published = run("npm", ["publish", installedToolchain().tarball, "--registry", registry], { env });
-  assert.equal(published.status, 0, published.output);
+  local = await startLocalRegistry(root);
+  registry = local.url;
+  env = local.env;
 });
 
 after(() => {
-  verdaccio?.kill("SIGTERM");
+  local?.stop();
 });
 
 describe("from a local registry", { skip: !have("npm") && "npm is not installed", timeout: 15 * 60_000 }, () => {

@@ -1,0 +1,70 @@
+/**
+ * This package published to a real local registry (verdaccio on 127.0.0.1, its own storage, every
+ * other package proxied from the npm registry the machine uses), for the tests that run what a
+ * user runs: `npm create`, `pnpm create`, `yarn create`, `npx --package=...`.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { REPO_ROOT, installedToolchain, run } from "./toolchain.js";
+
+export interface LocalRegistry {
+  /** `http://127.0.0.1:<port>/` */
+  url: string;
+  /** The environment npm (and pnpm, which reads npm's config) uses it with: our own npmrc and cache. */
+  env: NodeJS.ProcessEnv;
+  stop(): void;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/** Starts verdaccio with its files under `root` and publishes the packed toolchain to it. */
+export async function startLocalRegistry(root: string): Promise<LocalRegistry> {
+  const upstream = run("npm", ["config", "get", "registry"]).stdout.trim();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  writeFileSync(join(root, "config.yaml"), [
+    `storage: ${join(root, "storage")}`,
+    "auth:",
+    `  htpasswd: { file: ${join(root, "htpasswd")}, max_users: 10 }`,
+    `uplinks:`,
+    `  upstream: { url: ${JSON.stringify(upstream)} }`,
+    "packages:",
+    "  'create-executa': { access: $all, publish: $authenticated }",
+    "  '**': { access: $all, publish: $authenticated, proxy: upstream }",
+    "log: { type: stdout, format: pretty, level: error }",
+    "",
+  ].join("\n"));
+  const verdaccio = spawn(join(REPO_ROOT, "node_modules", ".bin", "verdaccio"), ["--config", join(root, "config.yaml"), "--listen", `127.0.0.1:${port}`], { stdio: "ignore" });
+  let token: string | undefined;
+  for (let i = 0; i < 100 && !token; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    token = await fetch(`${url}-/user/org.couchdb.user:tester`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "tester", password: "tester-password" }),
+    }).then((r) => (r.ok ? (r.json() as Promise<{ token: string }>) : undefined)).then((b) => b?.token, () => undefined);
+  }
+  assert.ok(token, "verdaccio did not start");
+  const env: NodeJS.ProcessEnv = {
+    CI: "true",
+    NO_COLOR: "1",
+    npm_config_userconfig: join(root, "npmrc"),
+    npm_config_cache: join(root, "npm-cache"),
+    npm_config_update_notifier: "false",
+  };
+  writeFileSync(env.npm_config_userconfig!, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+  const published = run("npm", ["publish", installedToolchain().tarball, "--registry", url], { env });
+  assert.equal(published.status, 0, published.output);
+  return { url, env, stop: () => void verdaccio.kill("SIGTERM") };
+}
