@@ -136,7 +136,7 @@ export const createCommandFor = (program: "executa" | "create-executa") => defin
       packageManager,
     });
     const failed = result.steps.some((s) => s.status === "failed");
-    if (argv.json) printJson(failed ? "failed" : "ok", result);
+    if (argv.json) printJson(failed ? "failed" : "ok", { ...result, dryRun: result.status === "dry-run" });
     else printHuman(result);
     return failed ? ExitCode.Failed : ExitCode.Ok;
   },

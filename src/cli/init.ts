@@ -61,7 +61,7 @@ export const initCommand = defineCommand({
       toolchainSpec: TOOLCHAIN_SPEC,
       ...(canPrompt(args.yes) && !args.json && { choose: askWhich }),
     });
-    if (args.json) printJson("ok", result);
+    if (args.json) printJson("ok", { ...result, dryRun: result.status === "dry-run" });
     else printHuman(result);
     return ExitCode.Ok;
   },

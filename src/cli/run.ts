@@ -11,7 +11,8 @@ export function printError(message: string, hint?: string): void {
 
 /** The one JSON object a command prints with --json: `status` first, then the command's own keys. */
 export function printJson(status: JsonStatus, body: object = {}): void {
-  process.stdout.write(JSON.stringify({ status, ...body }) + "\n");
+  // The command's status comes first and wins over a `status` member of the body (a core's own outcome).
+  process.stdout.write(JSON.stringify({ ...{ status }, ...body, status }) + "\n");
 }
 
 /** The --json error object, for errors that stop a command before it could run. */

@@ -41,6 +41,15 @@ function isExecutable(path: string): boolean {
   }
 }
 
+/** `python -c` code that imports `module` (with `paths` first on sys.path) and calls `func`, a dotted attribute path, as a script entry does. */
+function callPython(paths: string[], module: string, func: string): string {
+  return [
+    `import importlib, sys; sys.path[:0] = ${JSON.stringify(paths)}; f = importlib.import_module(${JSON.stringify(module)})`,
+    `for name in ${JSON.stringify(func.split("."))}: f = getattr(f, name)`,
+    "sys.exit(f())",
+  ].join("\n");
+}
+
 function pythonLaunch(dir: string, toolId: string | undefined): DetectedLaunch {
   const scripts = readPyProject(join(dir, "pyproject.toml"))?.scripts ?? [];
   const entry = scripts.find(([k]) => k === toolId) ?? scripts[0];
@@ -50,9 +59,8 @@ function pythonLaunch(dir: string, toolId: string | undefined): DetectedLaunch {
   if (installed) return { command: installed, args: [], cwd: dir, source: `pyproject.toml script ${name} (.venv)`, language: "python" };
   const python = projectPython(dir);
   if (python) {
-    const [module, func = "main"] = target.split(":");
-    const code = `import sys; sys.path[:0] = [${JSON.stringify(dir)}, ${JSON.stringify(join(dir, "src"))}]; from ${module} import ${func.split(".")[0]} as _m; sys.exit(_m())`;
-    return { command: python, args: ["-c", code], cwd: dir, source: `pyproject.toml script ${name} (${target})`, language: "python" };
+    const [module = "", func = "main"] = target.split(":");
+    return { command: python, args: ["-c", callPython([dir, join(dir, "src")], module, func)], cwd: dir, source: `pyproject.toml script ${name} (${target})`, language: "python" };
   }
   if (which("uv")) return { command: "uv", args: ["run", "--project", dir, name], cwd: dir, source: `pyproject.toml script ${name} (uv run)`, language: "python" };
   throw new ExecutaError("python3 is not on PATH and the project has no .venv", { hint: "install Python 3.10 or newer, or pass the command after --" });
@@ -115,8 +123,7 @@ export function launchOfEntry(dirIn: string, type: ExecutaType, entry: string): 
       const py = pythonEntry(dir, entry);
       if (py.kind === "script") return { command: python, args: [resolve(dir, py.file)], cwd: dir, source, language: "python" };
       if (py.kind === "package") return { command: python, args: ["-m", py.name], cwd: dir, source, language: "python" };
-      const code = `import sys; sys.path[:0] = [${JSON.stringify(dir)}]; from ${py.module} import ${py.func.split(".")[0]}; sys.exit(${py.func}())`;
-      return { command: python, args: ["-c", code], cwd: dir, source, language: "python" };
+      return { command: python, args: ["-c", callPython([dir], py.module, py.func)], cwd: dir, source, language: "python" };
     }
     case "go":
       return { command: "go", args: ["run", ...goEntryArgs(dir, entry)], cwd: dir, source, language: "go" };

@@ -23,7 +23,7 @@ test("the user agent each package manager sets names it and its version", () => 
 
 test("--package-manager wins over the user agent, which wins over npm; an unknown name lists the valid ones", async () => {
   assert.deepEqual(await resolvePackageManager(undefined, "pnpm/10.34.9 npm/? node/v20.20.2 linux x64"), pnpm);
-  assert.deepEqual(await resolvePackageManager(undefined, undefined), npm);
+  assert.deepEqual(await resolvePackageManager(undefined, ""), npm); // no user agent (undefined would read this process's)
   assert.deepEqual(await resolvePackageManager("PNPM", "pnpm/10.34.9 npm/? node/v20.20.2 linux x64"), pnpm);
   assert.equal((await resolvePackageManager("yarn", "pnpm/10.34.9 npm/? node/v20.20.2 linux x64")).name, "yarn");
   assert.throws(() => parsePackageManagerName("deno"), /unknown package manager 'deno'[\s\S]*/);

@@ -91,7 +91,8 @@ test("--dry-run lists the files and writes nothing", () => {
   const r = toolchain("create-executa", [dir, "--lang", "python", "--dry-run", "--json", ...quiet]);
   assert.equal(r.status, 0, r.output);
   const summary = JSON.parse(r.stdout);
-  assert.equal(summary.status, "dry-run");
+  assert.equal(summary.status, "ok");
+  assert.equal(summary.dryRun, true);
   assert.ok(summary.files.includes("executa.json"));
   assert.ok(summary.files.includes("my_plugin/__main__.py"), summary.files.join(","));
   assert.ok(summary.files.includes(".gitignore"));

@@ -25,7 +25,7 @@ function projectFiles(root: string, rel = ""): string[] {
 function create(dir: string, lang: string, extra: string[] = []) {
   const created = toolchain("create-executa", [dir, "--lang", lang, "--json", "--no-git", `--toolchain=file:${installedToolchain().tarball}`, ...extra]);
   assert.equal(created.status, 0, created.output);
-  return JSON.parse(created.stdout) as { status: string; files: string[]; steps: { step: string; status: string; message?: string }[] };
+  return JSON.parse(created.stdout) as { status: string; dryRun: boolean; files: string[]; steps: { step: string; status: string; message?: string }[] };
 }
 
 for (const lang of ["ts", "python", "go"] as const) {
@@ -34,7 +34,8 @@ for (const lang of ["ts", "python", "go"] as const) {
     const dir = join(tempDir(`scaffold-${lang}`), "word-tools");
     test("is created with a generated manifest", () => {
       const summary = create(dir, lang, lang === "ts" ? [] : ["--no-install"]);
-      assert.equal(summary.status, "created");
+      assert.equal(summary.status, "ok");
+      assert.equal(summary.dryRun, false);
       const manifestStep = summary.steps.find((s) => s.step === "manifest");
       assert.equal(manifestStep?.status, "done", JSON.stringify(summary.steps));
       const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));

@@ -11,6 +11,7 @@ import { TEMPLATES_DIR } from "../../common/package-info.js";
 import { NATIVE_RUNNERS, workflowMatrix, CROSS_RUNNER } from "../../builder/targets/index.js";
 import { languageOfType, type ExecutaType } from "../../project/index.js";
 import type { PlatformKey } from "../../protocol/index.js";
+import { packageManagerContext } from "../package-manager.js";
 import { renderTemplateFile } from "../render.js";
 
 export const WORKFLOW_PATH = ".github/workflows/ci.yml";
@@ -103,7 +104,9 @@ export async function adoptedWorkflow(dir: string, facts: WorkflowFacts): Promis
   const language = facts.type === "binary" ? "python" : languageOfType(facts.type)!;
   const runner = facts.platform ? (NATIVE_RUNNERS[facts.platform] ?? CROSS_RUNNER) : undefined;
   const buildMatrix = facts.type === "binary" ? [{ target: facts.platform!, os: runner! }] : workflowMatrix(language);
-  const text = await renderTemplateFile(join(TEMPLATES_DIR, language, WORKFLOW_PATH + ".hbs"), { toolId: facts.toolId, toolchainSpec: facts.toolchainSpec, buildMatrix });
+  // npm's steps: the edits below adapt them (the toolchain runs through npx, npm ci only with a lock file).
+  const pm = packageManagerContext({ name: "npm" }, facts.toolchainSpec);
+  const text = await renderTemplateFile(join(TEMPLATES_DIR, language, WORKFLOW_PATH + ".hbs"), { toolId: facts.toolId, toolchainSpec: facts.toolchainSpec, buildMatrix, pm });
   const doc = parseDocument(text);
   liftTrailingComments(doc);
   const jobs = jobsOf(doc);
