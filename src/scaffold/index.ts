@@ -2,15 +2,16 @@
 import { join, relative, resolve } from "node:path";
 import { PACKAGE_ROOT, PACKAGE_VERSION, TEMPLATES_DIR } from "../common/package-info.js";
 import { withSpinner, type StepOutcome } from "../common/term.js";
-import { formatDiagnostic } from "../protocol/index.js";
+import { formatDiagnostic, RUNTIME_VERSION } from "../protocol/index.js";
 import { generateManifest, MANIFEST_PATH, writeOutputs } from "../manifest/index.js";
 import { ExecutaError } from "../common/errors.js";
 import { LANGUAGES, languagePath, LOCKFILES, runScript, type PackageManager } from "../project/index.js";
 import { workflowMatrix } from "../builder/targets/index.js";
 import { packageManagerContext } from "./package-manager.js";
-import { renderTemplate } from "./render.js";
+import { readVariant, renderProject, type RenderedFile } from "./render.js";
 import type { ProjectSpec } from "./spec.js";
 import { gitInit, installDependencies, type StepResult } from "./steps.js";
+import { RECORD_FILE, recordOf, recordText } from "./upgrade/record.js";
 import { checkTarget, writeProject } from "./write.js";
 
 export * from "./spec.js";
@@ -42,6 +43,7 @@ export interface ScaffoldResult {
   status: "created" | "dry-run";
   dir: string;
   lang: ProjectSpec["lang"];
+  template: ProjectSpec["template"];
   packageManager: PackageManager["name"];
   name: string;
   toolId: string;
@@ -86,13 +88,16 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
   const local = pm.name === "npm" || spec.lang !== "ts" ? localToolchain(options.toolchainSpec) : undefined;
   const executa = toolchainCommand(spec, local, pm);
   const pmContext = packageManagerContext(pm, TOOLCHAIN_SPEC);
-  const rendered = await renderTemplate(join(TEMPLATES_DIR, spec.lang), { ...spec, toolchainSpec: TOOLCHAIN_SPEC, year: new Date().getFullYear(), buildMatrix: workflowMatrix(spec.lang), pm: pmContext });
-  const files = rendered.filter((f) => f.path !== ".yarnrc.yml" || pmContext.yarnBerry);
+  const variant = await readVariant(TEMPLATES_DIR, spec.template);
+  const context = { ...spec, toolchainSpec: TOOLCHAIN_SPEC, year: new Date().getFullYear(), buildMatrix: workflowMatrix(spec.lang), pm: pmContext, variant };
+  const rendered = await renderProject(join(TEMPLATES_DIR, spec.lang), spec.template, context);
+  const files = withRuntimeRecord(spec, rendered.filter((f) => f.path !== ".yarnrc.yml" || pmContext.yarnBerry));
   await checkTarget(dir, [...files.map((f) => f.path), ...generatedPaths(spec), ...(options.install ?? true ? installOutputs(spec.lang, pm) : [])], options.force ?? false);
   const result: ScaffoldResult = {
     status: options.dryRun ? "dry-run" : "created",
     dir,
     lang: spec.lang,
+    template: spec.template,
     packageManager: pm.name,
     name: spec.name,
     toolId: spec.toolId,
@@ -113,6 +118,14 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
   if (options.git ?? true) result.steps.push(await step("git init", () => gitInit(dir, `Scaffold ${spec.name} with create-executa ${PACKAGE_VERSION}`)));
   else result.steps.push({ step: "git", status: "skipped", message: "--no-git" });
   return result;
+}
+
+/** The project's files plus the record of the runtime among them (what `executa upgrade` reads). */
+function withRuntimeRecord(spec: ProjectSpec, files: RenderedFile[]): RenderedFile[] {
+  const prefix = `${languagePath(LANGUAGES[spec.lang].runtimeDir, spec.pyModule)}/`;
+  const runtime = new Map(files.filter((f) => f.path.startsWith(prefix)).map((f) => [f.path.slice(prefix.length), f.content]));
+  const record = { path: prefix + RECORD_FILE, content: Buffer.from(recordText(recordOf(RUNTIME_VERSION, runtime))), mode: 0o644 };
+  return [...files, record].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 function stepOutcome(step: StepResult): StepOutcome {
