@@ -62,16 +62,16 @@ function localToolchain(option: string | undefined): string | undefined {
   return PACKAGE_ROOT.split(/[\\/]/).includes("node_modules") ? undefined : PACKAGE_ROOT;
 }
 
-/** How the user runs the toolchain in the new project (printed, never written into a file). */
-export function toolchainCommand(spec: ProjectSpec, local: string | undefined, pm: PackageManager = { name: "npm" }): string {
+/** How the user runs the toolchain from inside the new project `dir` (printed, never written into a file). */
+export function toolchainCommand(spec: ProjectSpec, local: string | undefined, pm: PackageManager = { name: "npm" }, dir = process.cwd()): string {
   const context = packageManagerContext(pm, TOOLCHAIN_SPEC);
   if (spec.lang === "ts") return context.executa;
-  if (local === PACKAGE_ROOT) return `node ${relative(process.cwd(), join(PACKAGE_ROOT, "bin", "executa.js"))}`;
+  if (local === PACKAGE_ROOT) return `node ${relative(dir, join(PACKAGE_ROOT, "bin", "executa.js"))}`;
   return local ? `npx --yes --package=${local} executa` : context.dlxExecuta;
 }
 
-function nextSteps(dir: string, spec: ProjectSpec, executa: string, pm: PackageManager): string[] {
-  const test = { ts: runScript(pm, "test"), python: ".venv/bin/python -m pytest", go: "go test ./..." }[spec.lang];
+function nextSteps(dir: string, spec: ProjectSpec, executa: string, pm: PackageManager, installed: boolean): string[] {
+  const test = { ts: runScript(pm, "test"), python: installed ? ".venv/bin/python -m pytest" : "python3 -m pytest", go: "go test ./..." }[spec.lang];
   return [`cd ${dir}`, test, `${executa} dev`, `${executa} test`, `${executa} build`];
 }
 
@@ -86,7 +86,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
   }
   // Only npm can install a toolchain from a tarball or folder without naming it in package.json.
   const local = pm.name === "npm" || spec.lang !== "ts" ? localToolchain(options.toolchainSpec) : undefined;
-  const executa = toolchainCommand(spec, local, pm);
+  const executa = toolchainCommand(spec, local, pm, dir);
   const pmContext = packageManagerContext(pm, TOOLCHAIN_SPEC);
   const variant = await readVariant(TEMPLATES_DIR, spec.template);
   const context = { ...spec, toolchainSpec: TOOLCHAIN_SPEC, year: new Date().getFullYear(), buildMatrix: workflowMatrix(spec.lang), pm: pmContext, variant };
@@ -103,7 +103,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
     toolId: spec.toolId,
     files: files.map((f) => f.path),
     steps: [],
-    next: nextSteps(options.targetDir, spec, executa, pm),
+    next: nextSteps(options.targetDir, spec, executa, pm, options.install ?? true),
   };
   if (options.dryRun) return result;
 
