@@ -13,3 +13,4 @@ export {
   packageManagerField, packageManagerFromUserAgent, packageManagerOfProject, parsePackageManagerName, resolvePackageManager, runScript,
   type PackageManager, type PackageManagerName,
 } from "./package-managers.js";
+export { DEFAULT_TEMPLATE, resolveTemplate, templateChoices, TEMPLATE_NAMES, TEMPLATES, type TemplateName } from "./templates.js";

@@ -7,3 +7,4 @@ export * from "./diagnostics.js";
 export * from "./frames.js";
 export * from "./validate.js";
 export * from "./arguments.js";
+export * from "./runtime.js";

@@ -2,15 +2,16 @@
 import { join, relative, resolve } from "node:path";
 import { PACKAGE_ROOT, PACKAGE_VERSION, TEMPLATES_DIR } from "../common/package-info.js";
 import { withSpinner, type StepOutcome } from "../common/term.js";
-import { formatDiagnostic } from "../protocol/index.js";
+import { formatDiagnostic, RUNTIME_VERSION } from "../protocol/index.js";
 import { generateManifest, MANIFEST_PATH, writeOutputs } from "../manifest/index.js";
 import { ExecutaError } from "../common/errors.js";
 import { LANGUAGES, languagePath, LOCKFILES, runScript, type PackageManager } from "../project/index.js";
 import { workflowMatrix } from "../builder/targets/index.js";
 import { packageManagerContext } from "./package-manager.js";
-import { renderTemplate } from "./render.js";
+import { readVariant, renderProject, type RenderedFile } from "./render.js";
 import type { ProjectSpec } from "./spec.js";
 import { gitInit, installDependencies, type StepResult } from "./steps.js";
+import { RECORD_FILE, recordOf, recordText } from "./upgrade/record.js";
 import { checkTarget, writeProject } from "./write.js";
 
 export * from "./spec.js";
@@ -42,6 +43,7 @@ export interface ScaffoldResult {
   status: "created" | "dry-run";
   dir: string;
   lang: ProjectSpec["lang"];
+  template: ProjectSpec["template"];
   packageManager: PackageManager["name"];
   name: string;
   toolId: string;
@@ -60,16 +62,16 @@ function localToolchain(option: string | undefined): string | undefined {
   return PACKAGE_ROOT.split(/[\\/]/).includes("node_modules") ? undefined : PACKAGE_ROOT;
 }
 
-/** How the user runs the toolchain in the new project (printed, never written into a file). */
-export function toolchainCommand(spec: ProjectSpec, local: string | undefined, pm: PackageManager = { name: "npm" }): string {
+/** How the user runs the toolchain from inside the new project `dir` (printed, never written into a file). */
+export function toolchainCommand(spec: ProjectSpec, local: string | undefined, pm: PackageManager = { name: "npm" }, dir = process.cwd()): string {
   const context = packageManagerContext(pm, TOOLCHAIN_SPEC);
   if (spec.lang === "ts") return context.executa;
-  if (local === PACKAGE_ROOT) return `node ${relative(process.cwd(), join(PACKAGE_ROOT, "bin", "executa.js"))}`;
+  if (local === PACKAGE_ROOT) return `node ${relative(dir, join(PACKAGE_ROOT, "bin", "executa.js"))}`;
   return local ? `npx --yes --package=${local} executa` : context.dlxExecuta;
 }
 
-function nextSteps(dir: string, spec: ProjectSpec, executa: string, pm: PackageManager): string[] {
-  const test = { ts: runScript(pm, "test"), python: ".venv/bin/python -m pytest", go: "go test ./..." }[spec.lang];
+function nextSteps(dir: string, spec: ProjectSpec, executa: string, pm: PackageManager, installed: boolean): string[] {
+  const test = { ts: runScript(pm, "test"), python: installed ? ".venv/bin/python -m pytest" : "python3 -m pytest", go: "go test ./..." }[spec.lang];
   return [`cd ${dir}`, test, `${executa} dev`, `${executa} test`, `${executa} build`];
 }
 
@@ -84,21 +86,24 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
   }
   // Only npm can install a toolchain from a tarball or folder without naming it in package.json.
   const local = pm.name === "npm" || spec.lang !== "ts" ? localToolchain(options.toolchainSpec) : undefined;
-  const executa = toolchainCommand(spec, local, pm);
+  const executa = toolchainCommand(spec, local, pm, dir);
   const pmContext = packageManagerContext(pm, TOOLCHAIN_SPEC);
-  const rendered = await renderTemplate(join(TEMPLATES_DIR, spec.lang), { ...spec, toolchainSpec: TOOLCHAIN_SPEC, year: new Date().getFullYear(), buildMatrix: workflowMatrix(spec.lang), pm: pmContext });
-  const files = rendered.filter((f) => f.path !== ".yarnrc.yml" || pmContext.yarnBerry);
+  const variant = await readVariant(TEMPLATES_DIR, spec.template);
+  const context = { ...spec, toolchainSpec: TOOLCHAIN_SPEC, year: new Date().getFullYear(), buildMatrix: workflowMatrix(spec.lang), pm: pmContext, variant };
+  const rendered = await renderProject(join(TEMPLATES_DIR, spec.lang), spec.template, context);
+  const files = withRuntimeRecord(spec, rendered.filter((f) => f.path !== ".yarnrc.yml" || pmContext.yarnBerry));
   await checkTarget(dir, [...files.map((f) => f.path), ...generatedPaths(spec), ...(options.install ?? true ? installOutputs(spec.lang, pm) : [])], options.force ?? false);
   const result: ScaffoldResult = {
     status: options.dryRun ? "dry-run" : "created",
     dir,
     lang: spec.lang,
+    template: spec.template,
     packageManager: pm.name,
     name: spec.name,
     toolId: spec.toolId,
     files: files.map((f) => f.path),
     steps: [],
-    next: nextSteps(options.targetDir, spec, executa, pm),
+    next: nextSteps(options.targetDir, spec, executa, pm, options.install ?? true),
   };
   if (options.dryRun) return result;
 
@@ -113,6 +118,14 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
   if (options.git ?? true) result.steps.push(await step("git init", () => gitInit(dir, `Scaffold ${spec.name} with create-executa ${PACKAGE_VERSION}`)));
   else result.steps.push({ step: "git", status: "skipped", message: "--no-git" });
   return result;
+}
+
+/** The project's files plus the record of the runtime among them (what `executa upgrade` reads). */
+function withRuntimeRecord(spec: ProjectSpec, files: RenderedFile[]): RenderedFile[] {
+  const prefix = `${languagePath(LANGUAGES[spec.lang].runtimeDir, spec.pyModule)}/`;
+  const runtime = new Map(files.filter((f) => f.path.startsWith(prefix)).map((f) => [f.path.slice(prefix.length), f.content]));
+  const record = { path: prefix + RECORD_FILE, content: Buffer.from(recordText(recordOf(RUNTIME_VERSION, runtime))), mode: 0o644 };
+  return [...files, record].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 function stepOutcome(step: StepResult): StepOutcome {

@@ -2,7 +2,7 @@
 import Handlebars from "handlebars";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { goString, jsonString, markdownText, pythonString, tomlString, yamlString } from "./escape.js";
+import { goString, jsonString, markdownText, pythonString, pythonValue, tomlString, yamlString } from "./escape.js";
 import type { PackageManagerContext } from "./package-manager.js";
 import type { ProjectSpec } from "./spec.js";
 
@@ -20,6 +20,26 @@ export interface TemplateContext extends ProjectSpec {
   buildMatrix: ReadonlyArray<{ target: string; os: string }>;
   /** The package manager's command lines (READMEs, TypeScript scripts and workflow). */
   pm: PackageManagerContext;
+  /** What the chosen template (spec.template) says in every language: templates/variants/<name>.json. */
+  variant: VariantFacts;
+}
+
+/** templates/variants/<name>.json: the facts of one template that every language renders alike. */
+export interface VariantFacts {
+  /** The README's tools table. */
+  tools: { name: string; summary: string }[];
+  /** Paragraphs (Markdown) under the tools table. */
+  notes: string[];
+  /** executa.json `credentials` and `host_capabilities`. */
+  credentials: object[];
+  host_capabilities: string[];
+  /**
+   * The invoke the protocol test sends (and the README's "try it"): the host's answers to the
+   * plugin's requests by method, and the `data` of the result.
+   */
+  probe: { tool: string; arguments: Record<string, unknown>; host: Record<string, unknown>; data: unknown };
+  /** Derived: the probe needs a protocol 2.0 host (so the README tries it under `executa dev`). */
+  needsHost: boolean;
 }
 
 const engine = Handlebars.create();
@@ -35,6 +55,13 @@ engine.registerHelper({
   pad: (text: unknown, width: unknown) => String(text).padEnd(Number(width)),
   concat: (...parts: unknown[]) => parts.slice(0, -1).join(""),
   eq: (a: unknown, b: unknown) => a === b,
+  /** A JSON value over several lines, every line after the first indented by `indent` spaces. */
+  jsonPretty: (value: unknown, indent: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n" + " ".repeat(Number(indent))),
+  /** A template's probe (VariantFacts) as the params of an invoke, and as one invoke frame with this id. */
+  invokeParams: (probe: VariantFacts["probe"]) => ({ tool: probe.tool, arguments: probe.arguments }),
+  invokeFrame: (probe: VariantFacts["probe"], id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "invoke", params: { tool: probe.tool, arguments: probe.arguments } }),
+  /** A JSON value as a Python literal. */
+  pyValue: (value: unknown) => pythonValue(value),
 });
 
 /** Files whose real name starts with a dot (npm would drop or act on them inside the package). */
@@ -49,12 +76,18 @@ function outputPath(templatePath: string, context: TemplateContext): string {
     .join("/");
 }
 
-/** Every file under dir, folder by folder (Yarn's PnP file system, which `yarn dlx` runs us from, has no recursive readdir). */
+/** Folders never copied: the templates' variants (rendered on their own) and Python's byte-code caches. */
+const SKIPPED_DIRS = new Set(["variants", "__pycache__"]);
+
+/**
+ * Every file under dir, folder by folder (Yarn's PnP file system, which `yarn dlx` runs us from,
+ * has no recursive readdir), without the folders of SKIPPED_DIRS.
+ */
 async function listFiles(dir: string, rel = ""): Promise<string[]> {
   const out: string[] = [];
   for (const e of await readdir(join(dir, rel), { withFileTypes: true })) {
     const path = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await listFiles(dir, path)));
+    if (e.isDirectory() && !SKIPPED_DIRS.has(e.name)) out.push(...(await listFiles(dir, path)));
     else if (e.isFile()) out.push(path);
   }
   return out.sort();
@@ -63,6 +96,24 @@ async function listFiles(dir: string, rel = ""): Promise<string[]> {
 /** One handlebars file with the project templates' helpers (`add tool` renders its snippets, `init` a language's workflow). */
 export async function renderTemplateFile(path: string, context: object): Promise<string> {
   return engine.compile(await readFile(path, "utf8"), { noEscape: true, strict: true })(context);
+}
+
+/** templates/variants/<name>.json, with what the templates derive from it. */
+export async function readVariant(templatesDir: string, template: string): Promise<VariantFacts> {
+  const facts = JSON.parse(await readFile(join(templatesDir, "variants", `${template}.json`), "utf8")) as Omit<VariantFacts, "needsHost">;
+  return { ...facts, needsHost: Object.keys(facts.probe.host).length > 0 };
+}
+
+/**
+ * A language's project for one template: the files every template shares (templates/<lang>/) and
+ * the template's own (templates/<lang>/variants/<name>/), which add files and never replace one.
+ */
+export async function renderProject(languageDir: string, template: string, context: TemplateContext): Promise<RenderedFile[]> {
+  const shared = await renderTemplate(languageDir, context);
+  const own = await renderTemplate(join(languageDir, "variants", template), context);
+  const clash = own.find((f) => shared.some((s) => s.path === f.path));
+  if (clash) throw new Error(`templates: ${clash.path} is both shared and the ${template} template's own`);
+  return [...shared, ...own].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 export async function renderTemplate(templateDir: string, context: TemplateContext): Promise<RenderedFile[]> {

@@ -1,7 +1,7 @@
 /** A project to scaffold: the answers, validated, and the names every language derives from them. */
 import { builtinModules } from "node:module";
 import { ExecutaError } from "../common/errors.js";
-import { resolveLanguage, type Language } from "../project/index.js";
+import { DEFAULT_TEMPLATE, resolveLanguage, resolveTemplate, type Language, type TemplateName } from "../project/index.js";
 import pythonStdlib from "./python-stdlib.json" with { type: "json" };
 
 export { LANGUAGES, LANGUAGE_NAMES, resolveLanguage, type Language } from "../project/index.js";
@@ -15,10 +15,13 @@ export interface ProjectAnswers {
   license?: string;
   toolId?: string;
   goModule?: string;
+  /** `minimal`, `examples` (the default) or `services`. */
+  template?: string;
 }
 
 export interface ProjectSpec {
   lang: Language;
+  template: TemplateName;
   name: string;
   displayName: string;
   description: string;
@@ -97,6 +100,7 @@ export function makeSpec(answers: ProjectAnswers & { lang: string; name: string 
   const description = answers.description?.trim() || `${displayName}: an Executa plugin for Anna.`;
   return {
     lang,
+    template: answers.template === undefined ? DEFAULT_TEMPLATE : resolveTemplate(answers.template),
     name,
     displayName,
     description,

@@ -11,6 +11,9 @@ import { loadProject } from "../../src/project/index.js";
 import { extractPython } from "../../src/manifest/python/index.js";
 import { extractorInputs } from "../../src/manifest/source-files.js";
 import { makeSpec, scaffold } from "../../src/scaffold/index.js";
+import { TEMPLATE_NAMES, type TemplateName } from "../../src/project/index.js";
+
+export { TEMPLATE_NAMES, type TemplateName };
 
 export const FALLBACK_LANGUAGES = ["python", "go"] as const;
 export type FallbackLanguage = (typeof FALLBACK_LANGUAGES)[number];
@@ -21,9 +24,9 @@ export function templateExists(lang: FallbackLanguage): boolean {
 }
 
 /** Scaffolds the template (no install, no git) and returns the project dir and its spec. */
-export async function scaffoldTemplate(lang: FallbackLanguage, name: string, goModule?: string) {
+export async function scaffoldTemplate(lang: FallbackLanguage, name: string, goModule?: string, template: TemplateName = "examples") {
   const targetDir = join(mkdtempSync(join(tmpdir(), "executa-fallback-")), name);
-  const spec = makeSpec({ lang, name, ...(goModule && { goModule }) });
+  const spec = makeSpec({ lang, name, template, ...(goModule && { goModule }) });
   await scaffold({ targetDir, spec, install: false, git: false, quiet: true });
   return { dir: targetDir, spec };
 }
@@ -34,15 +37,21 @@ export async function freshExtraction(dir: string): Promise<Extraction> {
   return project.language === "python" ? extractPython(project) : extractGo(project);
 }
 
-export async function computeEntry(lang: FallbackLanguage): Promise<PrecomputedTemplate> {
-  const { dir, spec } = await scaffoldTemplate(lang, "fallback-probe", "example.com/fallback-probe");
+/** The template file a project file comes from: the variant's own first, then the shared project's. */
+function templateFile(lang: FallbackLanguage, variant: TemplateName, base: string): string {
+  const candidates = [`variants/${variant}/${base}.hbs`, `variants/${variant}/${base}`, `${base}.hbs`, base];
+  return candidates.find((c) => existsSync(join(TEMPLATES_DIR, lang, c)))!;
+}
+
+export async function computeEntry(lang: FallbackLanguage, variant: TemplateName): Promise<PrecomputedTemplate> {
+  const { dir, spec } = await scaffoldTemplate(lang, "fallback-probe", "example.com/fallback-probe", variant);
   const { via: _via, ...extraction } = await freshExtraction(dir);
   const files = extractorInputs(dir, lang).map((path) => {
     const base = lang === "python" ? path.replace(new RegExp(`^${spec.pyModule}/`), `${PY_MODULE}/`) : path;
-    const template = existsSync(join(TEMPLATES_DIR, lang, `${base}.hbs`)) ? `${base}.hbs` : base;
+    const template = templateFile(lang, variant, base);
     return { path: base, template, sha256: sha256(readFileSync(join(TEMPLATES_DIR, lang, template))) };
   });
   let text = JSON.stringify(extraction).replaceAll(spec.goModule, GO_MODULE);
   if (lang === "python") text = text.replaceAll(`"${spec.pyModule}`, `"${PY_MODULE}`).replaceAll(`${spec.pyModule}/`, `${PY_MODULE}/`);
-  return { language: lang, template: lang, files, extraction: JSON.parse(text) as PrecomputedTemplate["extraction"] };
+  return { language: lang, template: lang, variant, files, extraction: JSON.parse(text) as PrecomputedTemplate["extraction"] };
 }

@@ -12,27 +12,27 @@ import { which } from "../../src/common/exec.js";
 import { sha256 } from "../../src/manifest/fallback/match.js";
 import { PRECOMPUTED } from "../../src/manifest/fallback/precomputed.js";
 import { generateManifest } from "../../src/manifest/index.js";
-import { FALLBACK_LANGUAGES, freshExtraction, scaffoldTemplate, templateExists } from "./fallback-data.js";
+import { FALLBACK_LANGUAGES, freshExtraction, scaffoldTemplate, TEMPLATE_NAMES, templateExists } from "./fallback-data.js";
 
 const REGENERATE = "run `npm run build && node dist/test/manifest/regenerate-fallback.js` and commit src/manifest/fallback/precomputed.ts";
 const TOOLCHAIN = { python: "python3", go: "go" } as const;
 const MISSING = { python: "/nonexistent/python3", go: "/nonexistent/go" };
 const TEMPLATE_TOOLS = JSON.parse(readFileSync(join(TEMPLATES_DIR, "..", "test", "fixtures", "template-tools.json"), "utf8")) as unknown;
 
-for (const lang of FALLBACK_LANGUAGES) {
-  test(`${lang}: precomputed data exists for the template and its hashes are current`, { skip: !templateExists(lang) && `templates/${lang} is empty` }, () => {
-    const entry = PRECOMPUTED.find((e) => e.language === lang);
-    assert.ok(entry, `no precomputed data for ${lang}; ${REGENERATE}`);
+for (const lang of FALLBACK_LANGUAGES) for (const variant of TEMPLATE_NAMES) {
+  test(`${lang} ${variant}: precomputed data exists for the template and its hashes are current`, { skip: !templateExists(lang) && `templates/${lang} is empty` }, () => {
+    const entry = PRECOMPUTED.find((e) => e.language === lang && e.variant === variant);
+    assert.ok(entry, `no precomputed data for ${lang} ${variant}; ${REGENERATE}`);
     for (const file of entry.files) {
       assert.equal(sha256(readFileSync(join(TEMPLATES_DIR, lang, file.template))), file.sha256, `templates/${lang}/${file.template} changed; ${REGENERATE}`);
     }
-    assert.deepEqual(entry.extraction.tools, TEMPLATE_TOOLS, "the template's tools equal test/fixtures/template-tools.json");
+    if (variant === "examples") assert.deepEqual(entry.extraction.tools, TEMPLATE_TOOLS, "the template's tools equal test/fixtures/template-tools.json");
   });
 
-  test(`${lang}: with the toolchain missing, a fresh scaffold gets exactly what a fresh extraction gives`, {
+  test(`${lang} ${variant}: with the toolchain missing, a fresh scaffold gets exactly what a fresh extraction gives`, {
     skip: (!templateExists(lang) && `templates/${lang} is empty`) || (!which(TOOLCHAIN[lang]) && `${TOOLCHAIN[lang]} is not installed (CI installs it)`),
   }, async () => {
-    const { dir } = await scaffoldTemplate(lang, "other-name", "github.com/acme/other-name");
+    const { dir } = await scaffoldTemplate(lang, "other-name", "github.com/acme/other-name", variant);
     const fresh = await freshExtraction(dir);
     const withToolchain = await generateManifest(dir);
     const without = await generateManifest(dir, { toolchain: MISSING });
@@ -41,11 +41,11 @@ for (const lang of FALLBACK_LANGUAGES) {
     assert.deepEqual(without.outputs, withToolchain.outputs, "manifest.json and the bindings file are byte-identical");
     assert.deepEqual(without.manifest, withToolchain.manifest);
     assert.deepEqual(without.diagnostics, withToolchain.diagnostics);
-    assert.deepEqual(fresh.tools, TEMPLATE_TOOLS);
+    if (variant === "examples") assert.deepEqual(fresh.tools, TEMPLATE_TOOLS);
   });
 
-  test(`${lang}: a changed tool source is not recognised, and the missing toolchain is an error`, { skip: !templateExists(lang) && `templates/${lang} is empty` }, async () => {
-    const { dir, spec } = await scaffoldTemplate(lang, "changed-name");
+  test(`${lang} ${variant}: a changed tool source is not recognised, and the missing toolchain is an error`, { skip: !templateExists(lang) && `templates/${lang} is empty` }, async () => {
+    const { dir, spec } = await scaffoldTemplate(lang, "changed-name", undefined, variant);
     const file = lang === "go" ? join(dir, "tools.go") : join(dir, spec.pyModule, "tools.py");
     appendFileSync(file, "\n// changed\n".replace("//", lang === "go" ? "//" : "#"));
     await assert.rejects(generateManifest(dir, { toolchain: MISSING }), /was not found, so the (Python|Go) tools cannot be read/);

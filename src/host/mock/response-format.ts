@@ -98,7 +98,8 @@ async function compiled(schema: Record<string, unknown>, p?: Params): Promise<Va
   const key = JSON.stringify(schema);
   let validate = cache.get(key);
   if (!validate) {
-    ajv ??= import("ajv/dist/2020.js").then(({ Ajv2020 }) => new Ajv2020({ strict: false, validateFormats: false, allErrors: false }));
+    // The CLI bundle (esbuild, code splitting) gives this CommonJS module as the default export only.
+    ajv ??= import("ajv/dist/2020.js").then((m) => new (m.Ajv2020 ?? m.default)({ strict: false, validateFormats: false, allErrors: false }));
     const { $schema: _dialect, $id: _id, ...rest } = schema;
     try {
       validate = (await ajv).compile(rest);

@@ -51,8 +51,14 @@ function projectPaths(entry: PrecomputedTemplate, inputs: string[]): { pyModule:
 }
 
 export function precomputedExtraction(project: Project): Extraction | undefined {
-  const entry = PRECOMPUTED.find((e) => e.language === project.language);
-  if (!entry) return undefined;
+  for (const entry of PRECOMPUTED.filter((e) => e.language === project.language)) {
+    const extraction = entryExtraction(entry, project);
+    if (extraction) return extraction;
+  }
+  return undefined;
+}
+
+function entryExtraction(entry: PrecomputedTemplate, project: Project): Extraction | undefined {
   const mapped = projectPaths(entry, extractorInputs(project.dir, project.language));
   if (!mapped) return undefined;
   for (const file of entry.files) {
@@ -63,5 +69,5 @@ export function precomputedExtraction(project: Project): Extraction | undefined 
   }
   const goModule = project.goMod?.module ?? "";
   const data = JSON.parse(substitute(JSON.stringify(entry.extraction), mapped.pyModule, goModule)) as Omit<Extraction, "via">;
-  return { ...data, via: `precomputed data for the unchanged ${entry.template} template` };
+  return { ...data, via: `precomputed data for the unchanged ${entry.template} ${entry.variant} template` };
 }

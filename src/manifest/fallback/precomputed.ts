@@ -6,6 +6,8 @@ export interface PrecomputedTemplate {
   language: Language;
   /** The folder under templates/. */
   template: string;
+  /** The template `create --template` chose (its files are under templates/<template>/variants/<variant>/). */
+  variant: string;
   /** Every file the extractor reads: project path, template path, sha256 of the template file. */
   files: { path: string; template: string; sha256: string }[];
   extraction: Omit<Extraction, "via">;
@@ -15,6 +17,7 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
   {
     "language": "python",
     "template": "python",
+    "variant": "minimal",
     "files": [
       {
         "path": "__pyModule__/__init__.py",
@@ -143,7 +146,198 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       },
       {
         "path": "__pyModule__/tools.py",
-        "template": "__pyModule__/tools.py",
+        "template": "variants/minimal/__pyModule__/tools.py",
+        "sha256": "81ea4c4f555f7760d37744b3e449dc032e81cdcae865bffe84e8dae3f98be4a8"
+      }
+    ],
+    "extraction": {
+      "tools": [
+        {
+          "name": "greet",
+          "description": "Greet someone by name.",
+          "parameters": [
+            {
+              "name": "name",
+              "type": "string",
+              "description": "Who to greet.",
+              "required": true
+            },
+            {
+              "name": "greeting",
+              "type": "string",
+              "description": "The word to greet them with.",
+              "required": false,
+              "default": "Hello"
+            }
+          ]
+        }
+      ],
+      "locations": [
+        {
+          "file": "__pyModule__/tools.py",
+          "line": 10,
+          "column": 1,
+          "parameters": [
+            {
+              "file": "__pyModule__/tools.py",
+              "line": 10,
+              "column": 11
+            },
+            {
+              "file": "__pyModule__/tools.py",
+              "line": 10,
+              "column": 22
+            }
+          ]
+        }
+      ],
+      "bindings": [
+        {
+          "tool": "greet",
+          "module": "__pyModule__.tools",
+          "symbol": "greet"
+        }
+      ],
+      "diagnostics": [],
+      "packageDir": "__pyModule__",
+      "hostCalls": [
+        []
+      ]
+    }
+  },
+  {
+    "language": "python",
+    "template": "python",
+    "variant": "examples",
+    "files": [
+      {
+        "path": "__pyModule__/__init__.py",
+        "template": "__pyModule__/__init__.py",
+        "sha256": "eaccfaff3fafca3ec35ae0942b26b0128cb6a1b14770c3709080dde32ead8bb4"
+      },
+      {
+        "path": "__pyModule__/__main__.py",
+        "template": "__pyModule__/__main__.py",
+        "sha256": "49ff0b7b992836cfe98022b05e07ba8d976685d5e4c409d204b3e8a93798c127"
+      },
+      {
+        "path": "__pyModule__/executa/__init__.py",
+        "template": "__pyModule__/executa/__init__.py",
+        "sha256": "14cec32de20ef9eda311c655b2815bac868db0d2b0f48ac95bc9c729672da818"
+      },
+      {
+        "path": "__pyModule__/executa/agent.py",
+        "template": "__pyModule__/executa/agent.py",
+        "sha256": "8008fb68d4c6b0c3930e016b3996478bcebd5d6d1d7f7e72029b84d242b71a20"
+      },
+      {
+        "path": "__pyModule__/executa/client.py",
+        "template": "__pyModule__/executa/client.py",
+        "sha256": "1a0edab429a575d2dce731c9d75d54d17ce6f0bf1872b5e98027544e5de32def"
+      },
+      {
+        "path": "__pyModule__/executa/context.py",
+        "template": "__pyModule__/executa/context.py",
+        "sha256": "0712481d9050ba72a81c1dbc5992191d89f5cfe7622b180a64395f893e638f7d"
+      },
+      {
+        "path": "__pyModule__/executa/decorator.py",
+        "template": "__pyModule__/executa/decorator.py",
+        "sha256": "c52944e32b30092daf126e58fc9f14e14ecc0acd4ef6d9907d28a4140560a968"
+      },
+      {
+        "path": "__pyModule__/executa/deep.py",
+        "template": "__pyModule__/executa/deep.py",
+        "sha256": "27bbcee7e8d6780e51ca60a6dbcdf28673accca3029b698164dc16aca6fa48ef"
+      },
+      {
+        "path": "__pyModule__/executa/dispatch.py",
+        "template": "__pyModule__/executa/dispatch.py",
+        "sha256": "7cd76ef523850bf3e5c753fee960105debcc329729cdb01b1e0ac20eec5d88fb"
+      },
+      {
+        "path": "__pyModule__/executa/display.py",
+        "template": "__pyModule__/executa/display.py",
+        "sha256": "ebadbebba0bb1939096f0acf8b1b47e805b4f30d323cc3b003639aad567b3bdc"
+      },
+      {
+        "path": "__pyModule__/executa/errors.py",
+        "template": "__pyModule__/executa/errors.py",
+        "sha256": "60b088b4354bb5fc9fea4d4816c7bc7849cdf6cd6b3141a6bdee1739eb0128b7"
+      },
+      {
+        "path": "__pyModule__/executa/framing.py",
+        "template": "__pyModule__/executa/framing.py",
+        "sha256": "ee7ff88e6af7c2775375e3c551aabfca4de0d4f0faa3db821523c71c76bb3a40"
+      },
+      {
+        "path": "__pyModule__/executa/host.py",
+        "template": "__pyModule__/executa/host.py",
+        "sha256": "23db80a04abd34481ffd8e98f59a94405bc12a83c8c3ff27830e5263cc2d7e8d"
+      },
+      {
+        "path": "__pyModule__/executa/ids.py",
+        "template": "__pyModule__/executa/ids.py",
+        "sha256": "7815a6d7bcb2d0003dddb3fa2bff9cf4290bd1554a2b3f7a0bf75550b75349e8"
+      },
+      {
+        "path": "__pyModule__/executa/jsjson.py",
+        "template": "__pyModule__/executa/jsjson.py",
+        "sha256": "289e9194cfc8389dcd97d160b1bfb7eaf34dbb801dbecac65f2e1df6bfc17214"
+      },
+      {
+        "path": "__pyModule__/executa/models.py",
+        "template": "__pyModule__/executa/models.py",
+        "sha256": "2b6f4f3a8ca4ae748fa8d8d0bd1371762954fe10fb121fef39d9dd4fa88ea517"
+      },
+      {
+        "path": "__pyModule__/executa/namespaces.py",
+        "template": "__pyModule__/executa/namespaces.py",
+        "sha256": "783a44a91413795bfb7cfb0a50bc8bceef88f1caddb8b1dbbcf1d5dfec1f602b"
+      },
+      {
+        "path": "__pyModule__/executa/run.py",
+        "template": "__pyModule__/executa/run.py",
+        "sha256": "e498de9860c5c59d494bca77ea15f197172ae397c161d4a4d8c860f914b16f64"
+      },
+      {
+        "path": "__pyModule__/executa/sampling.py",
+        "template": "__pyModule__/executa/sampling.py",
+        "sha256": "fa6a7ee88e74facc4055ba6e69e32822bb706047be4e283b15bee26d6e67b105"
+      },
+      {
+        "path": "__pyModule__/executa/stdio.py",
+        "template": "__pyModule__/executa/stdio.py",
+        "sha256": "573292ed64deb511b97c3aa3c4f055dd35542c99baffab801c77bd8363720c48"
+      },
+      {
+        "path": "__pyModule__/executa/stopping.py",
+        "template": "__pyModule__/executa/stopping.py",
+        "sha256": "47799ca27b92855034f55429c1bd3b24542701b973625bf3e72040eb7b58bdb1"
+      },
+      {
+        "path": "__pyModule__/executa/storage.py",
+        "template": "__pyModule__/executa/storage.py",
+        "sha256": "aef4c00b042faa2475dbe10081749c254382572557e658221072a8c0fc60d2e0"
+      },
+      {
+        "path": "__pyModule__/executa/uploads.py",
+        "template": "__pyModule__/executa/uploads.py",
+        "sha256": "09553d032961e7ffedd948b1f6276c54553786d03bb6de3edae6a759d71bbbc3"
+      },
+      {
+        "path": "__pyModule__/executa/validate.py",
+        "template": "__pyModule__/executa/validate.py",
+        "sha256": "5368076530066a652e22b84faa6550a82fac8a8fc80f29075fdba3adb97155dc"
+      },
+      {
+        "path": "__pyModule__/executa/writer.py",
+        "template": "__pyModule__/executa/writer.py",
+        "sha256": "e8c2b87d720c9792ea93b408cdaf1f88c82df69e0b522d3112b24477f39fb874"
+      },
+      {
+        "path": "__pyModule__/tools.py",
+        "template": "variants/examples/__pyModule__/tools.py",
         "sha256": "712b0eb75b7ae89c7ba84900e447743a81b8b73f7cea57130a4380e1504a1727"
       }
     ],
@@ -340,8 +534,317 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
     }
   },
   {
+    "language": "python",
+    "template": "python",
+    "variant": "services",
+    "files": [
+      {
+        "path": "__pyModule__/__init__.py",
+        "template": "__pyModule__/__init__.py",
+        "sha256": "eaccfaff3fafca3ec35ae0942b26b0128cb6a1b14770c3709080dde32ead8bb4"
+      },
+      {
+        "path": "__pyModule__/__main__.py",
+        "template": "__pyModule__/__main__.py",
+        "sha256": "49ff0b7b992836cfe98022b05e07ba8d976685d5e4c409d204b3e8a93798c127"
+      },
+      {
+        "path": "__pyModule__/executa/__init__.py",
+        "template": "__pyModule__/executa/__init__.py",
+        "sha256": "14cec32de20ef9eda311c655b2815bac868db0d2b0f48ac95bc9c729672da818"
+      },
+      {
+        "path": "__pyModule__/executa/agent.py",
+        "template": "__pyModule__/executa/agent.py",
+        "sha256": "8008fb68d4c6b0c3930e016b3996478bcebd5d6d1d7f7e72029b84d242b71a20"
+      },
+      {
+        "path": "__pyModule__/executa/client.py",
+        "template": "__pyModule__/executa/client.py",
+        "sha256": "1a0edab429a575d2dce731c9d75d54d17ce6f0bf1872b5e98027544e5de32def"
+      },
+      {
+        "path": "__pyModule__/executa/context.py",
+        "template": "__pyModule__/executa/context.py",
+        "sha256": "0712481d9050ba72a81c1dbc5992191d89f5cfe7622b180a64395f893e638f7d"
+      },
+      {
+        "path": "__pyModule__/executa/decorator.py",
+        "template": "__pyModule__/executa/decorator.py",
+        "sha256": "c52944e32b30092daf126e58fc9f14e14ecc0acd4ef6d9907d28a4140560a968"
+      },
+      {
+        "path": "__pyModule__/executa/deep.py",
+        "template": "__pyModule__/executa/deep.py",
+        "sha256": "27bbcee7e8d6780e51ca60a6dbcdf28673accca3029b698164dc16aca6fa48ef"
+      },
+      {
+        "path": "__pyModule__/executa/dispatch.py",
+        "template": "__pyModule__/executa/dispatch.py",
+        "sha256": "7cd76ef523850bf3e5c753fee960105debcc329729cdb01b1e0ac20eec5d88fb"
+      },
+      {
+        "path": "__pyModule__/executa/display.py",
+        "template": "__pyModule__/executa/display.py",
+        "sha256": "ebadbebba0bb1939096f0acf8b1b47e805b4f30d323cc3b003639aad567b3bdc"
+      },
+      {
+        "path": "__pyModule__/executa/errors.py",
+        "template": "__pyModule__/executa/errors.py",
+        "sha256": "60b088b4354bb5fc9fea4d4816c7bc7849cdf6cd6b3141a6bdee1739eb0128b7"
+      },
+      {
+        "path": "__pyModule__/executa/framing.py",
+        "template": "__pyModule__/executa/framing.py",
+        "sha256": "ee7ff88e6af7c2775375e3c551aabfca4de0d4f0faa3db821523c71c76bb3a40"
+      },
+      {
+        "path": "__pyModule__/executa/host.py",
+        "template": "__pyModule__/executa/host.py",
+        "sha256": "23db80a04abd34481ffd8e98f59a94405bc12a83c8c3ff27830e5263cc2d7e8d"
+      },
+      {
+        "path": "__pyModule__/executa/ids.py",
+        "template": "__pyModule__/executa/ids.py",
+        "sha256": "7815a6d7bcb2d0003dddb3fa2bff9cf4290bd1554a2b3f7a0bf75550b75349e8"
+      },
+      {
+        "path": "__pyModule__/executa/jsjson.py",
+        "template": "__pyModule__/executa/jsjson.py",
+        "sha256": "289e9194cfc8389dcd97d160b1bfb7eaf34dbb801dbecac65f2e1df6bfc17214"
+      },
+      {
+        "path": "__pyModule__/executa/models.py",
+        "template": "__pyModule__/executa/models.py",
+        "sha256": "2b6f4f3a8ca4ae748fa8d8d0bd1371762954fe10fb121fef39d9dd4fa88ea517"
+      },
+      {
+        "path": "__pyModule__/executa/namespaces.py",
+        "template": "__pyModule__/executa/namespaces.py",
+        "sha256": "783a44a91413795bfb7cfb0a50bc8bceef88f1caddb8b1dbbcf1d5dfec1f602b"
+      },
+      {
+        "path": "__pyModule__/executa/run.py",
+        "template": "__pyModule__/executa/run.py",
+        "sha256": "e498de9860c5c59d494bca77ea15f197172ae397c161d4a4d8c860f914b16f64"
+      },
+      {
+        "path": "__pyModule__/executa/sampling.py",
+        "template": "__pyModule__/executa/sampling.py",
+        "sha256": "fa6a7ee88e74facc4055ba6e69e32822bb706047be4e283b15bee26d6e67b105"
+      },
+      {
+        "path": "__pyModule__/executa/stdio.py",
+        "template": "__pyModule__/executa/stdio.py",
+        "sha256": "573292ed64deb511b97c3aa3c4f055dd35542c99baffab801c77bd8363720c48"
+      },
+      {
+        "path": "__pyModule__/executa/stopping.py",
+        "template": "__pyModule__/executa/stopping.py",
+        "sha256": "47799ca27b92855034f55429c1bd3b24542701b973625bf3e72040eb7b58bdb1"
+      },
+      {
+        "path": "__pyModule__/executa/storage.py",
+        "template": "__pyModule__/executa/storage.py",
+        "sha256": "aef4c00b042faa2475dbe10081749c254382572557e658221072a8c0fc60d2e0"
+      },
+      {
+        "path": "__pyModule__/executa/uploads.py",
+        "template": "__pyModule__/executa/uploads.py",
+        "sha256": "09553d032961e7ffedd948b1f6276c54553786d03bb6de3edae6a759d71bbbc3"
+      },
+      {
+        "path": "__pyModule__/executa/validate.py",
+        "template": "__pyModule__/executa/validate.py",
+        "sha256": "5368076530066a652e22b84faa6550a82fac8a8fc80f29075fdba3adb97155dc"
+      },
+      {
+        "path": "__pyModule__/executa/writer.py",
+        "template": "__pyModule__/executa/writer.py",
+        "sha256": "e8c2b87d720c9792ea93b408cdaf1f88c82df69e0b522d3112b24477f39fb874"
+      },
+      {
+        "path": "__pyModule__/tools.py",
+        "template": "variants/services/__pyModule__/tools.py",
+        "sha256": "234084a6ce80bd6b75c7c03a8ff851e15fd1bf0853714c49021b1f923d7f5625"
+      }
+    ],
+    "extraction": {
+      "tools": [
+        {
+          "name": "triage",
+          "description": "Sort a support message into a category and an urgency with the host's model, as structured output.",
+          "timeout": 120,
+          "parameters": [
+            {
+              "name": "message",
+              "type": "string",
+              "description": "The support message to triage.",
+              "required": true
+            }
+          ]
+        },
+        {
+          "name": "tally",
+          "description": "Add to a named counter kept in the host's key-value storage, and return its new value.",
+          "parameters": [
+            {
+              "name": "name",
+              "type": "string",
+              "description": "The counter's name.",
+              "required": true
+            },
+            {
+              "name": "by",
+              "type": "integer",
+              "description": "How much to add (negative to subtract).",
+              "required": false,
+              "default": 1
+            },
+            {
+              "name": "scope",
+              "type": "string",
+              "description": "Whose counter it is: this plugin's (\"tool\"), the user's across plugins (\"user\"), or the Anna app's (\"app\").",
+              "required": false,
+              "default": "tool",
+              "enum": [
+                "tool",
+                "user",
+                "app"
+              ]
+            }
+          ]
+        },
+        {
+          "name": "research",
+          "description": "Answer a question in an agent session on the host, and say what the host warned about.",
+          "timeout": 300,
+          "parameters": [
+            {
+              "name": "question",
+              "type": "string",
+              "description": "The question to answer.",
+              "required": true
+            }
+          ]
+        }
+      ],
+      "locations": [
+        {
+          "file": "__pyModule__/tools.py",
+          "line": 29,
+          "column": 1,
+          "parameters": [
+            {
+              "file": "__pyModule__/tools.py",
+              "line": 29,
+              "column": 12
+            }
+          ]
+        },
+        {
+          "file": "__pyModule__/tools.py",
+          "line": 47,
+          "column": 1,
+          "parameters": [
+            {
+              "file": "__pyModule__/tools.py",
+              "line": 47,
+              "column": 11
+            },
+            {
+              "file": "__pyModule__/tools.py",
+              "line": 47,
+              "column": 22
+            },
+            {
+              "file": "__pyModule__/tools.py",
+              "line": 47,
+              "column": 35
+            }
+          ]
+        },
+        {
+          "file": "__pyModule__/tools.py",
+          "line": 71,
+          "column": 1,
+          "parameters": [
+            {
+              "file": "__pyModule__/tools.py",
+              "line": 71,
+              "column": 14
+            }
+          ]
+        }
+      ],
+      "bindings": [
+        {
+          "tool": "triage",
+          "module": "__pyModule__.tools",
+          "symbol": "triage"
+        },
+        {
+          "tool": "tally",
+          "module": "__pyModule__.tools",
+          "symbol": "tally"
+        },
+        {
+          "tool": "research",
+          "module": "__pyModule__.tools",
+          "symbol": "research"
+        }
+      ],
+      "diagnostics": [],
+      "packageDir": "__pyModule__",
+      "hostCalls": [
+        [
+          {
+            "file": "__pyModule__/tools.py",
+            "line": 35,
+            "column": 14,
+            "method": "sampling/createMessage",
+            "helper": "ctx.host.sample"
+          }
+        ],
+        [
+          {
+            "file": "__pyModule__/tools.py",
+            "line": 57,
+            "column": 19,
+            "method": "storage/get",
+            "helper": "ctx.host.storage.get"
+          },
+          {
+            "file": "__pyModule__/tools.py",
+            "line": 62,
+            "column": 13,
+            "method": "storage/set",
+            "helper": "ctx.host.storage.set"
+          }
+        ],
+        [
+          {
+            "file": "__pyModule__/tools.py",
+            "line": 77,
+            "column": 15,
+            "method": "agent/session.create",
+            "helper": "ctx.host.agent.create"
+          },
+          {
+            "file": "__pyModule__/tools.py",
+            "line": 78,
+            "column": 11,
+            "method": "agent/session.run",
+            "helper": "session.run"
+          }
+        ]
+      ]
+    }
+  },
+  {
     "language": "go",
     "template": "go",
+    "variant": "minimal",
     "files": [
       {
         "path": "main.go",
@@ -350,7 +853,78 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
       },
       {
         "path": "tools.go",
-        "template": "tools.go.hbs",
+        "template": "variants/minimal/tools.go.hbs",
+        "sha256": "94b73f15a384d15fbd1257ef16b063a4e99f05f0161fb9111dd259da414c6530"
+      }
+    ],
+    "extraction": {
+      "tools": [
+        {
+          "name": "greet",
+          "description": "Greet someone by name.",
+          "parameters": [
+            {
+              "name": "name",
+              "type": "string",
+              "description": "Who to greet.",
+              "required": true
+            },
+            {
+              "name": "greeting",
+              "type": "string",
+              "description": "The word to greet them with.",
+              "required": false,
+              "default": "Hello"
+            }
+          ]
+        }
+      ],
+      "locations": [
+        {
+          "file": "tools.go",
+          "line": 33,
+          "column": 6,
+          "parameters": [
+            {
+              "file": "tools.go",
+              "line": 20,
+              "column": 2
+            },
+            {
+              "file": "tools.go",
+              "line": 22,
+              "column": 2
+            }
+          ]
+        }
+      ],
+      "bindings": [
+        {
+          "tool": "greet",
+          "module": "__goModule__",
+          "symbol": "Greet"
+        }
+      ],
+      "diagnostics": [],
+      "bindingsSource": "// Code generated by executa manifest. DO NOT EDIT.\n\npackage main\n\nimport \"__goModule__/internal/executa\"\n\nvar bindings = executa.Bindings{\n\t\"greet\": executa.Bind(Greet),\n}\n",
+      "hostCalls": [
+        []
+      ]
+    }
+  },
+  {
+    "language": "go",
+    "template": "go",
+    "variant": "examples",
+    "files": [
+      {
+        "path": "main.go",
+        "template": "main.go.hbs",
+        "sha256": "d6bcfbcbeedfb8c5f0663658c5eddf23158d298a2d096bcf90292797de63a527"
+      },
+      {
+        "path": "tools.go",
+        "template": "variants/examples/tools.go.hbs",
         "sha256": "a6a8cce713bcce70549aabfb8ffe3a023c8499047c80dbaaaa1869946a03631d"
       }
     ],
@@ -541,6 +1115,194 @@ export const PRECOMPUTED: PrecomputedTemplate[] = [
             "column": 17,
             "method": "sampling/createMessage",
             "helper": "Host.Sample"
+          }
+        ]
+      ]
+    }
+  },
+  {
+    "language": "go",
+    "template": "go",
+    "variant": "services",
+    "files": [
+      {
+        "path": "main.go",
+        "template": "main.go.hbs",
+        "sha256": "d6bcfbcbeedfb8c5f0663658c5eddf23158d298a2d096bcf90292797de63a527"
+      },
+      {
+        "path": "tools.go",
+        "template": "variants/services/tools.go.hbs",
+        "sha256": "5782bcc300a57c1fed9da1a96972e3dfd3b15cf538ffca4a975e88cc111d88ed"
+      }
+    ],
+    "extraction": {
+      "tools": [
+        {
+          "name": "triage",
+          "description": "Sort a support message into a category and an urgency with the host's model, as structured output.",
+          "timeout": 120,
+          "parameters": [
+            {
+              "name": "message",
+              "type": "string",
+              "description": "The support message to triage.",
+              "required": true
+            }
+          ]
+        },
+        {
+          "name": "tally",
+          "description": "Add to a named counter kept in the host's key-value storage, and return its new value.",
+          "parameters": [
+            {
+              "name": "name",
+              "type": "string",
+              "description": "The counter's name.",
+              "required": true
+            },
+            {
+              "name": "by",
+              "type": "integer",
+              "description": "How much to add (negative to subtract).",
+              "required": false,
+              "default": 1
+            },
+            {
+              "name": "scope",
+              "type": "string",
+              "description": "Whose counter it is: this plugin's (\"tool\"), the user's across plugins (\"user\"), or the Anna app's (\"app\").",
+              "required": false,
+              "default": "tool",
+              "enum": [
+                "tool",
+                "user",
+                "app"
+              ]
+            }
+          ]
+        },
+        {
+          "name": "research",
+          "description": "Answer a question in an agent session on the host, and say what the host warned about.",
+          "timeout": 300,
+          "parameters": [
+            {
+              "name": "question",
+              "type": "string",
+              "description": "The question to answer.",
+              "required": true
+            }
+          ]
+        }
+      ],
+      "locations": [
+        {
+          "file": "tools.go",
+          "line": 48,
+          "column": 6,
+          "parameters": [
+            {
+              "file": "tools.go",
+              "line": 33,
+              "column": 2
+            }
+          ]
+        },
+        {
+          "file": "tools.go",
+          "line": 94,
+          "column": 6,
+          "parameters": [
+            {
+              "file": "tools.go",
+              "line": 78,
+              "column": 2
+            },
+            {
+              "file": "tools.go",
+              "line": 80,
+              "column": 2
+            },
+            {
+              "file": "tools.go",
+              "line": 82,
+              "column": 2
+            }
+          ]
+        },
+        {
+          "file": "tools.go",
+          "line": 132,
+          "column": 6,
+          "parameters": [
+            {
+              "file": "tools.go",
+              "line": 120,
+              "column": 2
+            }
+          ]
+        }
+      ],
+      "bindings": [
+        {
+          "tool": "triage",
+          "module": "__goModule__",
+          "symbol": "Triage"
+        },
+        {
+          "tool": "tally",
+          "module": "__goModule__",
+          "symbol": "Tally"
+        },
+        {
+          "tool": "research",
+          "module": "__goModule__",
+          "symbol": "Research"
+        }
+      ],
+      "diagnostics": [],
+      "bindingsSource": "// Code generated by executa manifest. DO NOT EDIT.\n\npackage main\n\nimport \"__goModule__/internal/executa\"\n\nvar bindings = executa.Bindings{\n\t\"triage\":   executa.Bind(Triage),\n\t\"tally\":    executa.Bind(Tally),\n\t\"research\": executa.Bind(Research),\n}\n",
+      "hostCalls": [
+        [
+          {
+            "file": "tools.go",
+            "line": 49,
+            "column": 17,
+            "method": "sampling/createMessage",
+            "helper": "Host.Sample"
+          }
+        ],
+        [
+          {
+            "file": "tools.go",
+            "line": 98,
+            "column": 19,
+            "method": "storage/get",
+            "helper": "host.StorageGet"
+          },
+          {
+            "file": "tools.go",
+            "line": 106,
+            "column": 12,
+            "method": "storage/set",
+            "helper": "host.StorageSet"
+          }
+        ],
+        [
+          {
+            "file": "tools.go",
+            "line": 134,
+            "column": 18,
+            "method": "agent/session.create",
+            "helper": "host.AgentCreate"
+          },
+          {
+            "file": "tools.go",
+            "line": 138,
+            "column": 14,
+            "method": "agent/session.run",
+            "helper": "session.Run"
           }
         ]
       ]
