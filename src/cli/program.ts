@@ -10,8 +10,9 @@ import { initCommand } from "./init.js";
 import { inspectCommand } from "./inspect.js";
 import { manifestCommand } from "./manifest.js";
 import type { Command } from "./command.js";
-import { printError, printJsonError } from "./run.js";
+import { endQuietlyOnClosedPipe, printError, printJsonError } from "./run.js";
 import { testCommand } from "./test.js";
+import { upgradeCommand } from "./upgrade.js";
 
 export type Program = "executa" | "create-executa";
 
@@ -36,10 +37,11 @@ function commandLine(argv: string[], scriptName: Program, helpHint: string) {
 /** The verbs of each command line, in help order. */
 export function commandsOf(program: Program): Command[] {
   if (program === "create-executa") return [createCommandFor("create-executa")];
-  return [createCommandFor("executa"), initCommand, manifestCommand, buildCommand, testCommand, devCommand, inspectCommand, addCommand];
+  return [createCommandFor("executa"), initCommand, manifestCommand, buildCommand, testCommand, devCommand, inspectCommand, addCommand, upgradeCommand];
 }
 
 export async function runProgram(program: Program, argv: string[]): Promise<void> {
+  endQuietlyOnClosedPipe();
   if (program === "create-executa") {
     await commandLine(argv, program, "run `create-executa --help`").command(commandsOf(program)[0]!).parseAsync();
     return;

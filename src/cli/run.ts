@@ -20,6 +20,14 @@ export function printJsonError(message: string, hint?: string): void {
   printJson("error", { error: { message, ...(hint && { hint }) } });
 }
 
+/** A reader that stops early (`executa upgrade --diff | head`) ends the output, not the command with a stack trace. */
+export function endQuietlyOnClosedPipe(): void {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(process.exitCode ?? ExitCode.Ok);
+  });
+}
+
 /** Runs a command handler and sets the exit code; unexpected errors print their stack. */
 export async function runCommand(handler: () => Promise<number | void>, json = false): Promise<void> {
   try {

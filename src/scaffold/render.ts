@@ -67,12 +67,15 @@ engine.registerHelper({
 /** Files whose real name starts with a dot (npm would drop or act on them inside the package). */
 const DOTFILES = new Set(["_gitignore", "_yarnrc.yml"]);
 
+/** The template folder name that stands for the project's Python package. */
+export const PY_MODULE_PLACEHOLDER = "__pyModule__";
+
 /** Name rules applied on copy: `_gitignore` -> `.gitignore`, `__pyModule__` -> the module, `.hbs` dropped. */
 function outputPath(templatePath: string, context: TemplateContext): string {
   return templatePath
     .replace(/\.hbs$/, "")
     .split("/")
-    .map((part) => (DOTFILES.has(part) ? `.${part.slice(1)}` : part.replaceAll("__pyModule__", context.pyModule)))
+    .map((part) => (DOTFILES.has(part) ? `.${part.slice(1)}` : part.replaceAll(PY_MODULE_PLACEHOLDER, context.pyModule)))
     .join("/");
 }
 
@@ -83,7 +86,7 @@ const SKIPPED_DIRS = new Set(["variants", "__pycache__"]);
  * Every file under dir, folder by folder (Yarn's PnP file system, which `yarn dlx` runs us from,
  * has no recursive readdir), without the folders of SKIPPED_DIRS.
  */
-async function listFiles(dir: string, rel = ""): Promise<string[]> {
+export async function listFiles(dir: string, rel = ""): Promise<string[]> {
   const out: string[] = [];
   for (const e of await readdir(join(dir, rel), { withFileTypes: true })) {
     const path = rel ? `${rel}/${e.name}` : e.name;

@@ -82,6 +82,10 @@ test("releases are attested with the least permissions; pull requests run the br
   }
 });
 
+test("the manifest job fails when the vendored runtime is older than the toolchain's (executa upgrade --check)", () => {
+  for (const lang of LANGS) assert.ok(workflows[lang].jobs.manifest!.steps.some((s) => /executa upgrade --check$/.test(s.run ?? "")), lang);
+});
+
 /** actionlint on PATH, or where `go install` puts it. */
 async function actionlint(): Promise<string | undefined> {
   const onPath = which("actionlint");

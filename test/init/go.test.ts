@@ -46,6 +46,7 @@ test("several main files: refused without --entry (the folder byte for byte as i
   const workflow = parse(readFileSync(join(dir, ".github", "workflows", "ci.yml"), "utf8")) as { jobs: Record<string, { strategy?: { matrix: { target: string[] } }; steps: Array<{ run?: string }> }> };
   assert.equal(workflow.jobs.test, undefined, "no `go vet ./...`: a folder with several mains is not one package");
   assert.deepEqual(workflow.jobs.build!.strategy!.matrix.target, workflowMatrix("go").map((m) => m.target));
+  assert.ok(!Object.values(workflow.jobs).some((job) => job.steps.some((s) => /executa upgrade/.test(s.run ?? ""))), "an adopted plugin has no vendored runtime to upgrade");
   await assertActionlintClean(dir, (reason) => t.diagnostic(`actionlint skipped: ${reason}`));
 
   const build = await assertToolchainWorks(dir, "classify", { text: "a short text to classify" });

@@ -61,6 +61,7 @@ function adaptSteps(doc: Document, dir: string, type: ExecutaType): void {
     const run = String(step.get("run") ?? "");
     if (run === "npm ci") return hasPackageJson ? (step.set("run", lockfile ? "npm ci" : "npm install"), step) : undefined;
     if (run === "npm run compile") return undefined;
+    if (/executa upgrade --check$/.test(run)) return undefined; // no vendored runtime to keep current
     if (run.startsWith("npx executa ")) step.set("run", run.replace("npx executa", NPX));
     if (/executa manifest --check$/.test(String(step.get("run")))) step.commentBefore = " Fails when manifest.json differs from what the running plugin's describe answers.";
     if (uses(step, "actions/setup-node")) {
