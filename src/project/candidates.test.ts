@@ -39,6 +39,16 @@ test("Python: pyproject scripts (as module:function, named), else packages with 
   assert.deepEqual(pythonEntry(project, "my_tool.cli:main"), { kind: "function", module: "my_tool.cli", func: "main" });
 });
 
+test("Go: a module whose programs live in cmd/<name>/ offers each main package there, named after its folder", () => {
+  const module = folder({ "go.mod": "module x\n", "cmd/weather/main.go": GO_MAIN, "cmd/weather/tools.go": "package main\n", "cmd/admin/main.go": GO_MAIN, "cmd/lib/lib.go": "package lib\n", "internal/x/x.go": "package x\n" });
+  assert.deepEqual(findEntryCandidates(module), [
+    { type: "go", entry: "cmd/admin", source: "go.mod, cmd/admin (a Go main package)", toolId: "admin" },
+    { type: "go", entry: "cmd/weather", source: "go.mod, cmd/weather (a Go main package)", toolId: "weather" },
+  ]);
+  const rootMain = folder({ "go.mod": "module x\n", "main.go": GO_MAIN, "cmd/other/main.go": GO_MAIN });
+  assert.deepEqual(findEntryCandidates(rootMain).map((c) => c.entry), ["."], "a main at the root is the plugin");
+});
+
 test("Go: one main with go.mod is the package; several are one candidate each, built with the helpers that carry no build constraint", () => {
   const one = folder({ "go.mod": "module x\n", "main.go": GO_MAIN, "util.go": "package main\n" });
   assert.deepEqual(findEntryCandidates(one), [{ type: "go", entry: ".", source: "go.mod (main.go)" }]);

@@ -89,7 +89,19 @@ function nodeCandidates(dir: string): EntryCandidate[] {
 function goCandidates(dir: string): EntryCandidate[] {
   const mains = goMainFiles(dir);
   if (mains.length === 1 && existsSync(join(dir, "go.mod"))) return [{ type: "go", entry: ".", source: `go.mod (${mains[0]})` }];
+  if (mains.length === 0 && existsSync(join(dir, "go.mod"))) return goCommandPackages(dir);
   return mains.map((f) => ({ type: "go", entry: f, source: "a Go file with func main" }));
+}
+
+/** Go's layout for a module whose programs live in `cmd/<name>/`: each such package with one main. */
+function goCommandPackages(dir: string): EntryCandidate[] {
+  const cmd = join(dir, "cmd");
+  if (!existsSync(cmd) || !statSync(cmd).isDirectory()) return [];
+  return readdirSync(cmd, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && goMainFiles(join(cmd, e.name)).length === 1)
+    .map((e) => e.name)
+    .sort()
+    .map((name) => ({ type: "go", entry: `cmd/${name}`, source: `go.mod, cmd/${name} (a Go main package)`, toolId: name }));
 }
 
 function binaryCandidates(dir: string): EntryCandidate[] {

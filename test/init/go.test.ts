@@ -10,7 +10,7 @@ import { after, test } from "node:test";
 import { parse } from "yaml";
 import { workflowMatrix } from "../../src/builder/index.js";
 import { which } from "../../src/common/exec.js";
-import { assertActionlintClean, assertToolchainWorks, executa, executaJson, goToolsFolder, readJson, snapshot, tempFolder } from "./helpers.js";
+import { adoptable, assertActionlintClean, assertToolchainWorks, executa, executaJson, goToolsFolder, readJson, snapshot, tempFolder } from "./helpers.js";
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(dirname(d), { recursive: true, force: true })));
@@ -53,4 +53,13 @@ test("several main files: refused without --entry (the folder byte for byte as i
   assert.equal(build.targets[0]!.runtime, "go");
   const other = await executa(dir, "build", "--target", "windows-arm64", "--no-verify");
   assert.equal(other.code, 0, `the file set cross-builds like a package: ${other.shown}`);
+});
+
+test("a module with its program in cmd/<name>/: init offers that package, and the toolchain works on it", { skip: !which("go") && "go is not installed", timeout: 10 * 60_000 }, async () => {
+  const dir = adoptable("cmdlayout", { "go.mod": "go/sampling-tool/go.mod", "cmd/sampling-tool/main.go": "go/sampling-tool/main.go" });
+  made.push(dir);
+  const init = await executaJson<{ type: string; entry: string; command: string[]; tool_id: string }>(dir, "init", "--yes");
+  assert.equal(init.code, 0, init.shown);
+  assert.deepEqual([init.out.type, init.out.entry, init.out.command, init.out.tool_id], ["go", "cmd/sampling-tool", ["go", "run", "./cmd/sampling-tool"], "sampling-tool"]);
+  await assertToolchainWorks(dir, "classify", { text: "a short text to classify" });
 });
