@@ -4,6 +4,7 @@
  */
 export { generateManifest, applyStrict, MANIFEST_PATH, type Generated, type GenerateOptions } from "./generate.js";
 export { writeOutputs, type Output } from "./outputs.js";
+export { regenerateManifest, type Regenerated } from "./regenerate.js";
 export { checkManifest, compareOutputs, type CheckResult, type CheckStatus } from "./check.js";
 export { manifestChanges, type Change, type ChangeKind } from "./changes.js";
 export { unifiedDiff } from "./unified-diff.js";

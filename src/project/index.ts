@@ -1,4 +1,4 @@
-export { LANGUAGES, LANGUAGE_NAMES, languageOfType, languagePath, resolveLanguage, type Language } from "./languages.js";
+export { LANGUAGES, LANGUAGE_NAMES, languageOfType, languagePath, resolveLanguage, TEMPLATE_PY_MODULE, type Language } from "./languages.js";
 export { parseGoMod, parsePyProject, readGoMod, readJsonObject, readPyProject, type GoMod, type JsonObject, type PyProject } from "./files.js";
 export { findPyModule, projectPython, projectVenv, requirePython, venvProgram } from "./python.js";
 export { bindingsPathOf, detectLanguage, loadProject, pyModuleOf, type Project } from "./load.js";

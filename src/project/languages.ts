@@ -51,6 +51,9 @@ export function resolveLanguage(value: string): Language {
   throw new ExecutaError(`unknown language '${value}'`, { hint: `use --lang with one of: ${LANGUAGE_NAMES.join(", ")}` });
 }
 
+/** The folder name that stands for a Python project's package in the templates (templates/python/__pyModule__/). */
+export const TEMPLATE_PY_MODULE = "__pyModule__";
+
 /** A project-relative path of the language's table with `{pyModule}` filled in. */
 export function languagePath(template: string, pyModule: string | undefined): string {
   if (template.includes("{pyModule}") && !pyModule) throw new ExecutaError("the project's Python package is unknown");

@@ -2,8 +2,8 @@
 import { join, relative, resolve } from "node:path";
 import { PACKAGE_ROOT, PACKAGE_VERSION, TEMPLATES_DIR } from "../common/package-info.js";
 import { withSpinner, type StepOutcome } from "../common/term.js";
-import { formatDiagnostic, RUNTIME_VERSION } from "../protocol/index.js";
-import { generateManifest, MANIFEST_PATH, writeOutputs } from "../manifest/index.js";
+import { RUNTIME_VERSION } from "../protocol/index.js";
+import { MANIFEST_PATH, regenerateManifest } from "../manifest/index.js";
 import { ExecutaError } from "../common/errors.js";
 import { LANGUAGES, languagePath, LOCKFILES, runScript, type PackageManager } from "../project/index.js";
 import { workflowMatrix } from "../builder/targets/index.js";
@@ -144,15 +144,9 @@ function installOutputs(lang: ProjectSpec["lang"], pm: PackageManager): readonly
 }
 
 async function generateStep(dir: string, manual: string): Promise<StepResult> {
-  try {
-    const generated = await generateManifest(dir);
-    const errors = generated.diagnostics.filter((d) => d.severity === "error");
-    if (errors.length > 0) return { step: "manifest", status: "failed", message: errors.map(formatDiagnostic).join("; "), manual };
-    await writeOutputs(dir, generated.outputs);
-    return { step: "manifest", status: "done", message: `${generated.manifest.tools.length} tools` };
-  } catch (error) {
-    return { step: "manifest", status: "failed", message: (error as Error).message, manual };
-  }
+  const regenerated = await regenerateManifest(dir);
+  if (!regenerated.ok) return { step: "manifest", status: "failed", message: regenerated.message, manual };
+  return { step: "manifest", status: "done", message: `${regenerated.tools} tools` };
 }
 export { adoptPlugin, WORKFLOW_PATH, type Chooser, type InitFile, type InitOptions, type InitResult } from "./init/index.js";
 export { addTool, PARAM_GRAMMAR, parseParam, TOOL_NAME, type AddToolOptions, type AddToolResult } from "./add-tool/index.js";

@@ -2,6 +2,7 @@
 import Handlebars from "handlebars";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { TEMPLATE_PY_MODULE } from "../project/index.js";
 import { goString, jsonString, markdownText, pythonString, pythonValue, tomlString, yamlString } from "./escape.js";
 import type { PackageManagerContext } from "./package-manager.js";
 import type { ProjectSpec } from "./spec.js";
@@ -67,15 +68,12 @@ engine.registerHelper({
 /** Files whose real name starts with a dot (npm would drop or act on them inside the package). */
 const DOTFILES = new Set(["_gitignore", "_yarnrc.yml"]);
 
-/** The template folder name that stands for the project's Python package. */
-export const PY_MODULE_PLACEHOLDER = "__pyModule__";
-
 /** Name rules applied on copy: `_gitignore` -> `.gitignore`, `__pyModule__` -> the module, `.hbs` dropped. */
 function outputPath(templatePath: string, context: TemplateContext): string {
   return templatePath
     .replace(/\.hbs$/, "")
     .split("/")
-    .map((part) => (DOTFILES.has(part) ? `.${part.slice(1)}` : part.replaceAll(PY_MODULE_PLACEHOLDER, context.pyModule)))
+    .map((part) => (DOTFILES.has(part) ? `.${part.slice(1)}` : part.replaceAll(TEMPLATE_PY_MODULE, context.pyModule)))
     .join("/");
 }
 

@@ -177,5 +177,14 @@ describe("executa upgrade: what it refuses to work on", () => {
       assert.deepEqual(tree(join(root, "fresh")), before);
     }
     assert.ok(exists(root, "fresh", "main.go"), "a hostile record deletes nothing");
+
+    const outside = join(root, "outside");
+    mkdirSync(outside);
+    writeFileSync(join(outside, "victim.txt"), "not the project's\n");
+    symlinkSync(outside, join(root, "fresh", "internal", "executa", "sub"), "dir");
+    writeFileSync(record, JSON.stringify({ version: 1, files: { "sub/victim.txt": createHash("sha256").update("not the project's\n").digest("hex") } }));
+    const linked = upgrade([], join(root, "fresh"));
+    assert.equal(linked.status, 0, linked.output);
+    assert.ok(exists(outside, "victim.txt"), "a file reached through a link out of the runtime folder is never removed");
   });
 });

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TEMPLATES_DIR } from "../../src/common/package-info.js";
-import { GO_MODULE, PY_MODULE, sha256 } from "../../src/manifest/fallback/match.js";
+import { GO_MODULE, sha256 } from "../../src/manifest/fallback/match.js";
+import { TEMPLATE_PY_MODULE } from "../../src/project/index.js";
 import type { PrecomputedTemplate } from "../../src/manifest/fallback/precomputed.js";
 import { extractGo } from "../../src/manifest/go/index.js";
 import type { Extraction } from "../../src/manifest/model.js";
@@ -47,11 +48,11 @@ export async function computeEntry(lang: FallbackLanguage, variant: TemplateName
   const { dir, spec } = await scaffoldTemplate(lang, "fallback-probe", "example.com/fallback-probe", variant);
   const { via: _via, ...extraction } = await freshExtraction(dir);
   const files = extractorInputs(dir, lang).map((path) => {
-    const base = lang === "python" ? path.replace(new RegExp(`^${spec.pyModule}/`), `${PY_MODULE}/`) : path;
+    const base = lang === "python" ? path.replace(new RegExp(`^${spec.pyModule}/`), `${TEMPLATE_PY_MODULE}/`) : path;
     const template = templateFile(lang, variant, base);
     return { path: base, template, sha256: sha256(readFileSync(join(TEMPLATES_DIR, lang, template))) };
   });
   let text = JSON.stringify(extraction).replaceAll(spec.goModule, GO_MODULE);
-  if (lang === "python") text = text.replaceAll(`"${spec.pyModule}`, `"${PY_MODULE}`).replaceAll(`${spec.pyModule}/`, `${PY_MODULE}/`);
+  if (lang === "python") text = text.replaceAll(`"${spec.pyModule}`, `"${TEMPLATE_PY_MODULE}`).replaceAll(`${spec.pyModule}/`, `${TEMPLATE_PY_MODULE}/`);
   return { language: lang, template: lang, variant, files, extraction: JSON.parse(text) as PrecomputedTemplate["extraction"] };
 }

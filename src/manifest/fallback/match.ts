@@ -11,11 +11,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TEMPLATES_DIR } from "../../common/package-info.js";
 import type { Extraction } from "../model.js";
-import type { Project } from "../../project/index.js";
+import { TEMPLATE_PY_MODULE, type Project } from "../../project/index.js";
 import { extractorInputs } from "../source-files.js";
 import { PRECOMPUTED, type PrecomputedTemplate } from "./precomputed.js";
 
-export const PY_MODULE = "__pyModule__";
 export const GO_MODULE = "__goModule__";
 
 export function sha256(data: string | Buffer): string {
@@ -37,14 +36,14 @@ function matchesTemplate(content: string, templatePath: string): boolean {
 }
 
 function substitute(text: string, pyModule: string, goModule: string): string {
-  return text.replaceAll(PY_MODULE, pyModule).replaceAll(GO_MODULE, goModule);
+  return text.replaceAll(TEMPLATE_PY_MODULE, pyModule).replaceAll(GO_MODULE, goModule);
 }
 
 /** The template's files mapped onto the project's, or undefined when the sets differ. */
 function projectPaths(entry: PrecomputedTemplate, inputs: string[]): { pyModule: string } | undefined {
-  const candidates = entry.files.some((f) => f.path.includes(PY_MODULE)) ? [...new Set(inputs.map((p) => p.split("/")[0]!))] : [""];
+  const candidates = entry.files.some((f) => f.path.includes(TEMPLATE_PY_MODULE)) ? [...new Set(inputs.map((p) => p.split("/")[0]!))] : [""];
   for (const pyModule of candidates) {
-    const expected = entry.files.map((f) => f.path.replaceAll(PY_MODULE, pyModule)).sort();
+    const expected = entry.files.map((f) => f.path.replaceAll(TEMPLATE_PY_MODULE, pyModule)).sort();
     if (expected.length === inputs.length && expected.every((p, i) => p === inputs[i])) return { pyModule };
   }
   return undefined;
@@ -64,7 +63,7 @@ function entryExtraction(entry: PrecomputedTemplate, project: Project): Extracti
   for (const file of entry.files) {
     const templatePath = join(TEMPLATES_DIR, entry.template, file.template);
     if (!existsSync(templatePath) || sha256(readFileSync(templatePath)) !== file.sha256) return undefined;
-    const content = readFileSync(join(project.dir, file.path.replaceAll(PY_MODULE, mapped.pyModule)), "utf8");
+    const content = readFileSync(join(project.dir, file.path.replaceAll(TEMPLATE_PY_MODULE, mapped.pyModule)), "utf8");
     if (!matchesTemplate(content, templatePath)) return undefined;
   }
   const goModule = project.goMod?.module ?? "";

@@ -7,18 +7,18 @@ import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { chmod, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { ExecutaError } from "../../common/errors.js";
-import { generateManifest, unifiedDiff, writeOutputs } from "../../manifest/index.js";
-import { formatDiagnostic, RUNTIME_VERSION } from "../../protocol/index.js";
+import { regenerateManifest, unifiedDiff } from "../../manifest/index.js";
+import { RUNTIME_VERSION } from "../../protocol/index.js";
 import { LANGUAGES, languagePath, loadProject, pyModuleOf, type Language } from "../../project/index.js";
 import { changesBetween, type RuntimeChange } from "./changes.js";
-import { planUpgrade, inferVersion, type FileAction, type PlannedFile } from "./plan.js";
+import { inferVersion, planUpgrade, type FileAction, type PlannedFile } from "./plan.js";
 import { parseRecord, RECORD_FILE, recordText, type RuntimeRecord } from "./record.js";
 import { currentRuntime, hashesOf, knownVersions, type RuntimeHashes } from "./runtime.js";
 
-export { RECORD_FILE, recordOf, recordText, runtimeHash, type RuntimeRecord } from "./record.js";
-export { currentRuntime, hashesOf, knownVersions, RUNTIME_HISTORY, templateRuntimeDir } from "./runtime.js";
-export { changesBetween, parseChanges, type RuntimeChange } from "./changes.js";
-export { inferVersion, planUpgrade, type FileAction, type PlannedFile } from "./plan.js";
+export { recordOf } from "./record.js";
+export { currentRuntime } from "./runtime.js";
+export type { RuntimeChange } from "./changes.js";
+export type { FileAction } from "./plan.js";
 
 export interface UpgradeOptions {
   dir: string;
@@ -70,7 +70,6 @@ interface Carried {
   version: number;
   base: RuntimeHashes;
   versionFrom: UpgradeResult["versionFrom"];
-  hasRecord: boolean;
 }
 
 function runtimeFolder(dirIn: string): { dir: string; language: Language; runtimeDir: string } {
@@ -90,31 +89,21 @@ function runtimeFolder(dirIn: string): { dir: string; language: Language; runtim
   return { dir: project.dir, language: project.language, runtimeDir };
 }
 
+/** The runtime folder's files among `paths`: regular files only, and only ones really inside the folder (no link leads out). */
 async function readProjectRuntime(absolute: string, paths: Iterable<string>): Promise<Map<string, Buffer>> {
+  const root = realpathSync(absolute) + sep;
   const files = new Map<string, Buffer>();
   for (const path of paths) {
     const file = join(absolute, path);
-    if (existsSync(file) && lstatSync(file).isFile()) files.set(path, await readFile(file));
+    if (existsSync(file) && lstatSync(file).isFile() && realpathSync(file).startsWith(root)) files.set(path, await readFile(file));
   }
   return files;
 }
 
-async function carried(absolute: string, runtimeDir: string, language: Language): Promise<Carried> {
+/** The project's runtime.lock.json, checked (untrusted); undefined for a project from before records. */
+async function readRecord(absolute: string, runtimeDir: string, language: Language): Promise<RuntimeRecord | undefined> {
   const recordPath = join(absolute, RECORD_FILE);
-  const versions = knownVersions().flatMap((v) => {
-    const hashes = hashesOf(v, language);
-    return hashes ? [[v, hashes] as const] : [];
-  });
-  if (!existsSync(recordPath)) {
-    const project = await readProjectRuntime(absolute, new Set(versions.flatMap(([, hashes]) => Object.keys(hashes))));
-    const version = inferVersion(project, versions);
-    if (version === undefined) {
-      throw new ExecutaError(`cannot tell which runtime ${runtimeDir}/ is: it has no ${RECORD_FILE}, and none of its files is one create-executa ever vendored`, {
-        hint: "executa upgrade only replaces a runtime create-executa wrote; a runtime written by hand stays yours",
-      });
-    }
-    return { version, base: hashesOf(version, language)!, versionFrom: "files", hasRecord: false };
-  }
+  if (!existsSync(recordPath)) return undefined;
   const record = parseRecord(await readFile(recordPath, "utf8"));
   const shown = `${runtimeDir}/${RECORD_FILE}`;
   if (typeof record === "string") {
@@ -130,7 +119,19 @@ async function carried(absolute: string, runtimeDir: string, language: Language)
       hint: `delete ${shown} and executa upgrade works out the version from the runtime's files`,
     });
   }
-  return { version: record.version, base: record.files, versionFrom: "record", hasRecord: true };
+  return record;
+}
+
+/** The version the project carries and its files' hashes then: the record's, or, without one, the version its files match. */
+function carried(record: RuntimeRecord | undefined, project: ReadonlyMap<string, Buffer>, runtimeDir: string, language: Language): Carried {
+  if (record) return { version: record.version, base: record.files, versionFrom: "record" };
+  const version = inferVersion(project, knownVersions().map((v) => [v, hashesOf(v, language) ?? {}] as const));
+  if (version === undefined) {
+    throw new ExecutaError(`cannot tell which runtime ${runtimeDir}/ is: it has no ${RECORD_FILE}, and none of its files is one create-executa ever vendored`, {
+      hint: "executa upgrade only replaces a runtime create-executa wrote; a runtime written by hand stays yours",
+    });
+  }
+  return { version, base: hashesOf(version, language)!, versionFrom: "files" };
 }
 
 async function writeAtomic(path: string, content: Buffer, mode: number): Promise<void> {
@@ -143,23 +144,25 @@ async function writeAtomic(path: string, content: Buffer, mode: number): Promise
 export async function upgradeRuntime(options: UpgradeOptions): Promise<UpgradeResult> {
   const { dir, language, runtimeDir } = runtimeFolder(options.dir);
   const absolute = join(dir, runtimeDir);
-  const from = await carried(absolute, runtimeDir, language);
+  const record = await readRecord(absolute, runtimeDir, language);
+  const current = await currentRuntime(language);
+  const everyPath = [...current.keys(), ...Object.keys(record?.files ?? {}), ...knownVersions().flatMap((v) => Object.keys(hashesOf(v, language) ?? {}))];
+  const project = await readProjectRuntime(absolute, new Set(everyPath));
+  const from = carried(record, project, runtimeDir, language);
   const result: UpgradeResult = {
     status: "up-to-date", dir, language, runtimeDir, from: from.version, to: RUNTIME_VERSION, versionFrom: from.versionFrom,
     files: [], regenerated: [], changes: await changesBetween(from.version, RUNTIME_VERSION),
   };
   if (options.check) return { ...result, status: from.version < RUNTIME_VERSION ? "outdated" : "up-to-date" };
-  const record: RuntimeRecord = { version: RUNTIME_VERSION, files: hashesOf(RUNTIME_VERSION, language)! };
-  const writeRecord = () => writeAtomic(join(absolute, RECORD_FILE), Buffer.from(recordText(record)), 0o644);
+  const writeRecord = () => writeAtomic(join(absolute, RECORD_FILE), Buffer.from(recordText({ version: RUNTIME_VERSION, files: hashesOf(RUNTIME_VERSION, language)! })), 0o644);
   if (from.version === RUNTIME_VERSION) {
-    if (!from.hasRecord && !options.dryRun) await writeRecord();
-    return { ...result, recorded: !from.hasRecord };
+    if (!record && !options.dryRun) await writeRecord();
+    return { ...result, recorded: !record };
   }
 
-  const current = await currentRuntime(language);
-  const plan = planUpgrade(await readProjectRuntime(absolute, new Set([...Object.keys(from.base), ...current.keys()])), from.base, current);
+  const plan = planUpgrade(project, from.base, current);
   const shown = (path: string) => `${runtimeDir}/${path}`;
-  result.files = plan.map((file) => describe(file, shown(file.path), options));
+  result.files = plan.map((file) => reported(file, shown(file.path), options));
   const conflicts = plan.filter((f) => f.action === "conflict");
   const origs = options.force ? conflicts.map((f) => `${f.path}.orig`).filter((p) => existsSync(join(absolute, p))) : [];
   if (origs.length > 0) {
@@ -177,22 +180,16 @@ export async function upgradeRuntime(options: UpgradeOptions): Promise<UpgradeRe
   }
   await writeRecord();
   result.status = "upgraded";
-  try {
-    const generated = await generateManifest(dir);
-    const errors = generated.diagnostics.filter((d) => d.severity === "error");
-    if (errors.length > 0) result.manifestError = { message: errors.map(formatDiagnostic).join("; "), manual: "executa manifest" };
-    else result.regenerated = await writeOutputs(dir, generated.outputs);
-  } catch (error) {
-    result.manifestError = { message: (error as Error).message, manual: "executa manifest" };
-  }
+  const regenerated = await regenerateManifest(dir);
+  if (regenerated.ok) result.regenerated = regenerated.written;
+  else result.manifestError = { message: regenerated.message, manual: "executa manifest" };
   return result;
 }
 
-function describe(file: PlannedFile, path: string, options: UpgradeOptions): UpgradedFile {
-  const described: UpgradedFile = { path, action: file.action };
-  if (file.action === "conflict" && options.force) described.orig = `${path}.orig`;
-  if (options.diff || file.action === "conflict") {
-    described.diff = unifiedDiff(file.before?.toString("utf8") ?? "", file.after?.toString("utf8") ?? "", path);
-  }
-  return described;
+/** A planned file as the result reports it: its diff for a conflict (or with --diff), where --force keeps the author's copy. */
+function reported(file: PlannedFile, path: string, options: UpgradeOptions): UpgradedFile {
+  const out: UpgradedFile = { path, action: file.action };
+  if (file.action === "conflict" && options.force) out.orig = `${path}.orig`;
+  if (options.diff || file.action === "conflict") out.diff = unifiedDiff(file.before?.toString("utf8") ?? "", file.after?.toString("utf8") ?? "", path);
+  return out;
 }

@@ -6,17 +6,17 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TEMPLATES_DIR } from "../../common/package-info.js";
-import { LANGUAGES, languagePath, type Language } from "../../project/index.js";
-import { listFiles, PY_MODULE_PLACEHOLDER } from "../render.js";
+import { LANGUAGES, languagePath, TEMPLATE_PY_MODULE, type Language } from "../../project/index.js";
+import { listFiles } from "../render.js";
 import table from "./runtime-hashes.json" with { type: "json" };
 
 /** Runtime-folder-relative path (`/` separators) -> sha256 (runtimeHash). */
 export type RuntimeHashes = Record<string, string>;
 
 /** runtime-hashes.json: version -> language -> the hashes of that version's runtime files. */
-export type RuntimeHistory = Record<string, Record<Language, RuntimeHashes>>;
+type RuntimeHistory = Record<string, Record<Language, RuntimeHashes>>;
 
-export const RUNTIME_HISTORY = table as RuntimeHistory;
+const RUNTIME_HISTORY = table as RuntimeHistory;
 
 /** The hashes of one version of a language's runtime, or undefined for a version this toolchain never had. */
 export function hashesOf(version: number, language: Language): RuntimeHashes | undefined {
@@ -29,8 +29,8 @@ export function knownVersions(): number[] {
 }
 
 /** Where a language's runtime sits in this package's templates. */
-export function templateRuntimeDir(language: Language): string {
-  return join(TEMPLATES_DIR, language, languagePath(LANGUAGES[language].runtimeDir, PY_MODULE_PLACEHOLDER));
+function templateRuntimeDir(language: Language): string {
+  return join(TEMPLATES_DIR, language, languagePath(LANGUAGES[language].runtimeDir, TEMPLATE_PY_MODULE));
 }
 
 /** The toolchain's current runtime files for a language, by runtime-folder-relative path. */
