@@ -9,7 +9,7 @@ import { join, relative, sep } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 import { PACKAGE_JSON } from "../common/package-info.js";
 import type { StepOutcome } from "../common/term.js";
-import { nativePlatformOf } from "../project/index.js";
+import { checkOutputFolder, nativePlatformOf } from "../project/index.js";
 import { PLATFORM_KEYS, type PlatformKey } from "../protocol/index.js";
 import { checkManifestBeforeBuild } from "./manifest-check.js";
 import { artifactEntries, binaryUrls, entrypointIn, factsOf, writeArchive, writeBinaryUrls, writeChecksumFile, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
@@ -268,6 +268,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   }
   const plan: Plan = { project, options: { ...options, runtime }, host, targets };
   const dist = options.outDir ?? join(project.dir, "dist");
+  checkOutputFolder(project.dir, dist);
   const output = await buildInto(plan, dist, options.verify !== false, step);
   const reproducible = options.reproducibleCheck ? await checkReproducible(plan, dist, output.written, step) : undefined;
   const urls = binaryUrls(output.archives, options.baseUrl);

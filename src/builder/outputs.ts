@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
+import { updateExecutaJson } from "../project/index.js";
 import type { Manifest, PlatformKey } from "../protocol/index.js";
 import { PLATFORM_KEYS } from "../protocol/index.js";
 import { tarGz, zip, type ArchiveEntry } from "./archive/index.js";
@@ -134,20 +135,19 @@ export function binaryUrls(archives: ReadonlyMap<PlatformKey, ArchiveFacts>, bas
 
 /** Writes `binary_urls` into executa.json's distribution.profiles.binary, keeping everything else. */
 export function writeBinaryUrls(projectDir: string, name: string, urls: Record<string, BinaryUrl>): void {
-  const path = join(projectDir, "executa.json");
-  const json = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-  const distribution = (json.distribution && typeof json.distribution === "object" ? json.distribution : {}) as Record<string, unknown>;
-  const profiles = (distribution.profiles && typeof distribution.profiles === "object" ? distribution.profiles : {}) as Record<string, unknown>;
-  const binary = (profiles.binary && typeof profiles.binary === "object" ? profiles.binary : {}) as Record<string, unknown>;
-  profiles.binary = {
-    type: "binary",
-    executable_name: name,
-    supports_protocol: true,
-    ...binary,
-    binary_urls: { ...((binary.binary_urls as object | undefined) ?? {}), ...urls },
-  };
-  distribution.profiles = profiles;
-  if (!distribution.active) distribution.active = "binary";
-  json.distribution = distribution;
-  writeAtomic(path, JSON.stringify(json, null, 2) + "\n");
+  updateExecutaJson(projectDir, (json) => {
+    const distribution = (json.distribution && typeof json.distribution === "object" ? json.distribution : {}) as Record<string, unknown>;
+    const profiles = (distribution.profiles && typeof distribution.profiles === "object" ? distribution.profiles : {}) as Record<string, unknown>;
+    const binary = (profiles.binary && typeof profiles.binary === "object" ? profiles.binary : {}) as Record<string, unknown>;
+    profiles.binary = {
+      type: "binary",
+      executable_name: name,
+      supports_protocol: true,
+      ...binary,
+      binary_urls: { ...((binary.binary_urls as object | undefined) ?? {}), ...urls },
+    };
+    distribution.profiles = profiles;
+    if (!distribution.active) distribution.active = "binary";
+    return { ...json, distribution };
+  });
 }

@@ -1,10 +1,8 @@
 /** What `executa build` needs of the project: its language, what to package, the executable's name and the committed manifest. */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ExecutaError } from "../common/errors.js";
-import {
-  entryOf, insideProject, loadProject, manifestFromPlugin, pyModuleOf, readJsonObject, type JsonObject, type Language,
-} from "../project/index.js";
+import { entryOf, loadAnyProject, manifestFromPlugin, MANIFEST_PATH, pyModuleOf, type JsonObject, type Language } from "../project/index.js";
 import type { Manifest } from "../protocol/index.js";
 
 export type { Language };
@@ -33,7 +31,7 @@ export interface BuildProject {
 const str = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
 
 function readManifest(dir: string): { manifestText: string; manifest: Manifest } {
-  const manifestPath = join(dir, "manifest.json");
+  const manifestPath = join(dir, MANIFEST_PATH);
   if (!existsSync(manifestPath)) {
     throw new ExecutaError(`no manifest.json in ${dir}`, { hint: "run `executa manifest` to generate it, then build again" });
   }
@@ -53,38 +51,26 @@ function checkedName(raw: string | undefined): string {
   return raw;
 }
 
-/** A binary plugin's executable: `entry`, else Anna's bin/<tool_id>, else the `command` when it is a file of the folder. */
-function binaryEntry(dir: string, executaJson: JsonObject, toolId: string | undefined): string {
-  const entry = entryOf(dir, executaJson);
-  if (entry) return entry;
-  const candidates = [toolId && `bin/${toolId}`, Array.isArray(executaJson.command) ? str(executaJson.command[0]) : undefined];
-  const found = candidates.find((c): c is string => Boolean(c && insideProject(c) && existsSync(join(dir, c)) && statSync(join(dir, c)).isFile()));
-  if (!found) {
-    throw new ExecutaError(`executa.json says type "binary" but names no executable to package`, {
-      hint: 'set "entry" to the executable\'s path in the folder, e.g. "entry": "bin/my-plugin"',
-    });
-  }
-  return found;
-}
-
 export function readProject(dirIn: string): BuildProject {
-  const dir = resolve(dirIn);
-  const executaJson = readJsonObject(join(dir, "executa.json"));
+  const project = loadAnyProject(dirIn);
+  const { dir, executaJson } = project;
   const describeName = manifestFromPlugin(executaJson) ? str(executaJson?.tool_id) : undefined;
-  if (executaJson?.type === "binary") {
-    const { manifestText, manifest } = readManifest(dir);
-    const toolId = str(executaJson.tool_id);
-    const name = checkedName(toolId ?? str(executaJson.name) ?? manifest.name);
-    return { dir, language: "binary", executaJson, name, manifestText, manifest, entry: binaryEntry(dir, executaJson, toolId), ...(describeName && { describeName }) };
+  const { manifestText, manifest } = readManifest(dir);
+  if (project.language === "binary") {
+    if (!project.executable) {
+      throw new ExecutaError(`executa.json says type "binary" but names no executable to package`, {
+        hint: 'set "entry" to the executable\'s path in the folder, e.g. "entry": "bin/my-plugin"',
+      });
+    }
+    const name = checkedName(project.toolId ?? str(project.executaJson.name) ?? manifest.name);
+    return { dir, language: "binary", executaJson: project.executaJson, name, manifestText, manifest, entry: project.executable, ...(describeName && { describeName }) };
   }
-  const project = loadProject(dir);
-  const { manifestText, manifest } = readManifest(project.dir);
-  const name = checkedName([project.toolId, project.executaJson?.name, manifest.name].map(str).find(Boolean));
-  const entry = entryOf(dir, project.executaJson);
+  const name = checkedName([project.toolId, executaJson?.name, manifest.name].map(str).find(Boolean));
+  const entry = entryOf(dir, executaJson);
   return {
-    dir: project.dir,
+    dir,
     language: project.language,
-    ...(project.executaJson && { executaJson: project.executaJson }),
+    ...(executaJson && { executaJson }),
     name,
     manifestText,
     manifest,

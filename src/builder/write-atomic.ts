@@ -1,23 +1,13 @@
 /** Files written under a temporary name and renamed when complete: nothing half-written looks done. */
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { writeFileAtomic } from "../common/atomic-write.js";
 
-/** A temporary name beside `path`. */
+/** A temporary name beside `path`, for an output a packager writes itself (random, so nothing planted there is guessed). */
 export function tempPathFor(path: string): string {
-  return `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+  return `${path}.tmp-${process.pid}-${randomBytes(8).toString("hex")}`;
 }
 
-/** Writes `data` to `path` through a temporary name; on failure the temporary file is removed. */
+/** Writes `data` to `path` through a new, exclusively created temporary file; on failure the temporary file is removed. */
 export function writeAtomic(path: string, data: Buffer | string, mode?: number): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temp = tempPathFor(path);
-  try {
-    writeFileSync(temp, data, mode === undefined ? undefined : { mode });
-    if (mode !== undefined) chmodSync(temp, mode);
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(path, data, mode);
 }

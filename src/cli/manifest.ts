@@ -68,11 +68,11 @@ async function reportCheck(result: CheckResult, json: boolean, fix: string, live
 /** `--against`: the current manifest classed against the released one (default: the newest v* tag). */
 async function againstRelease(dir: string, spec: string, current: Record<string, unknown>): Promise<Against> {
   const { compareWithRelease, newestVersionTag, readReleased } = await import("../manifest/index.js");
-  const { readJsonObject } = await import("../project/index.js");
+  const { readExecutaJson } = await import("../project/index.js");
   const ref = spec || (await newestVersionTag(dir));
   if (!ref) return { skipped: "no v* tag yet: nothing to compare against (name one with --against <ref | file>)" };
   const released = await readReleased(dir, ref);
-  const declared = readJsonObject(resolve(dir, "executa.json"))?.version;
+  const declared = readExecutaJson(dir)?.version;
   const version = typeof declared === "string" ? declared : String(current.version);
   return compareWithRelease({ against: released.against, released: released.manifest, current, releasedVersion: released.version, version });
 }
@@ -132,8 +132,8 @@ export const manifestCommand = defineCommand({
     if (args.check || args.against !== undefined) {
       const result = await m.compareOutputs(dir, outputs, diagnostics);
       const against = args.against === undefined || result.status === "error" ? undefined : await againstRelease(dir, args.against, JSON.parse(outputs[0]!.content) as Record<string, unknown>);
-      const { manifestFromPlugin, readJsonObject } = await import("../project/index.js");
-      const live = args["from-plugin"] || manifestFromPlugin(readJsonObject(resolve(dir, "executa.json")));
+      const { manifestFromPlugin, readExecutaJson } = await import("../project/index.js");
+      const live = args["from-plugin"] || manifestFromPlugin(readExecutaJson(dir));
       return reportCheck(result, args.json, fix, live, against);
     }
 

@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 import type { DetectedLaunch, MockHostOptions, UnusedRule } from "../host/index.js";
+import { GENERATED_FILE_NAMES } from "../project/index.js";
 import { commandAfterDashes } from "./command.js";
 
 export const MOCK_HOST_OPTIONS = {
@@ -54,7 +55,7 @@ export function credentialsFrom(values: string[] | undefined): Record<string, st
 }
 
 /** What the manifest regeneration of `--watch` writes (the watcher ignores its own writes). */
-export const GENERATED_FILES = ["manifest.json", "executa.bindings.ts", "executa_bindings.py", "executa_bindings.go"];
+export const GENERATED_FILES = [...GENERATED_FILE_NAMES];
 
 /** `--watch` in a project we can read: regenerate manifest.json and the bindings before each restart. */
 export async function manifestRegenerator(dir: string, log: (line: string) => void): Promise<(() => Promise<void>) | undefined> {

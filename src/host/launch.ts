@@ -8,7 +8,7 @@ import { basename, join, resolve } from "node:path";
 import { which } from "../common/exec.js";
 import { ExecutaError } from "../common/errors.js";
 import {
-  candidateOfEntry, detectLanguage, entryOf, EXECUTA_TYPES, goEntryArgs, LANGUAGES, projectPython, pythonEntry, readJsonObject, readPyProject, venvProgram,
+  binaryEntryOf, candidateOfEntry, detectLanguage, entryOf, EXECUTA_TYPES, goEntryArgs, LANGUAGES, projectPython, pythonEntry, readExecutaJson, readJsonObject, readPyProject, venvProgram,
   type ExecutaType, type JsonObject, type Language,
 } from "../project/index.js";
 
@@ -140,7 +140,7 @@ export async function detectLaunch(dirIn: string): Promise<DetectedLaunch> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new ExecutaError(`${dir} is not a folder`, { hint: "pass the plugin's folder, or the command after --" });
   }
-  const project = readJsonObject(join(dir, "executa.json"));
+  const project = readExecutaJson(dir);
   const toolId = str(project?.tool_id);
   const command = commandOf(project?.command);
   if (command) return { command: command[0]!, args: command.slice(1), cwd: dir, source: "executa.json command" };
@@ -150,8 +150,8 @@ export async function detectLaunch(dirIn: string): Promise<DetectedLaunch> {
     return launchOfEntry(dir, declared ?? candidateOfEntry(dir, entry).type, entry);
   }
   if (project?.type === "binary") {
-    const found = (toolId && binLaunch(dir, toolId)) || binLaunch(dir, basename(dir));
-    if (found) return { ...found, source: `executa.json (type binary): ${found.source}` };
+    const executable = binaryEntryOf(dir, project);
+    if (executable) return { command: join(dir, executable), args: [], cwd: dir, source: `executa.json (type binary): ${executable}`, language: "binary" };
     throw new ExecutaError(`executa.json says type "binary" but ${dir} has no executable bin/${toolId ?? basename(dir)}`, { hint: 'add a "command" array to executa.json, or pass the command after --' });
   }
   const language = detectLanguage(dir, project);

@@ -1,9 +1,9 @@
 /** `--check`: compare the committed files with freshly generated ones, writing nothing. */
 import { readFile } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
+import { MANIFEST_PATH, projectPath } from "../project/index.js";
 import { hasErrors, type Diagnostic } from "../protocol/index.js";
 import { manifestChanges, type Change } from "./changes.js";
-import { generateManifest, MANIFEST_PATH, type GenerateOptions } from "./generate.js";
+import { generateManifest, type GenerateOptions } from "./generate.js";
 import type { Output } from "./outputs.js";
 import { unifiedDiff } from "./unified-diff.js";
 
@@ -32,8 +32,7 @@ export async function compareOutputs(projectDir: string, outputs: readonly Outpu
   let drift = false;
   let formatting = false;
   for (const output of outputs) {
-    const path = isAbsolute(output.path) ? output.path : join(projectDir, output.path);
-    const current = await readOptional(path);
+    const current = await readOptional(projectPath(projectDir, output.path));
     if (current === output.content) continue;
     result.files.push(output.path);
     result.diff += unifiedDiff(current ?? "", output.content, output.path);
@@ -41,7 +40,7 @@ export async function compareOutputs(projectDir: string, outputs: readonly Outpu
       missing = true;
       continue;
     }
-    if (output.path.endsWith(MANIFEST_PATH)) {
+    if (output.path === MANIFEST_PATH) {
       let committed: unknown;
       try {
         committed = JSON.parse(current);

@@ -1,18 +1,17 @@
 /** Project -> extraction for its language -> manifest + bindings file, validated. */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { detectLaunch } from "../host/index.js";
-import { loadProject, manifestFromPlugin, readJsonObject, type Project } from "../project/index.js";
+import { bindingsPath, loadProject, manifestFromPlugin, MANIFEST_PATH, readExecutaJson, type SourceProject } from "../project/index.js";
 import { canonicalManifestJson, hasErrors, validateManifest, type Diagnostic, type Manifest } from "../protocol/index.js";
-import { extractGo, renderGoBindings, GO_BINDINGS_PATH } from "./go/index.js";
+import { extractGo, renderGoBindings } from "./go/index.js";
 import { hostUsageDiagnostics } from "./host-usage.js";
 import { attachLocations } from "./locate.js";
 import type { Extraction } from "./model.js";
 import { liveManifest } from "./live/index.js";
-import { MANIFEST_PATH, type Output } from "./outputs.js";
+import type { Output } from "./outputs.js";
+import { placeholderDiagnostics } from "./placeholders.js";
 import { pluginLevelManifest } from "./plugin-fields.js";
-import { extractPython, pythonBindingsPath, renderPythonBindings } from "./python/index.js";
-import { renderTsBindings, TS_BINDINGS_PATH } from "./ts/bindings.js";
+import { extractPython, renderPythonBindings } from "./python/index.js";
+import { renderTsBindings } from "./ts/bindings.js";
 import { extractTypeScript } from "./ts/extract.js";
 
 export interface GenerateOptions {
@@ -30,12 +29,10 @@ export interface Generated {
   /** How the tools were read. */
   via: string;
   /** The project read (absent for a plugin whose manifest comes from its running describe). */
-  project?: Project;
+  project?: SourceProject;
 }
 
-export { MANIFEST_PATH };
-
-async function extract(project: Project, options: GenerateOptions): Promise<Extraction> {
+async function extract(project: SourceProject, options: GenerateOptions): Promise<Extraction> {
   switch (project.language) {
     case "ts":
       return extractTypeScript(project.dir);
@@ -46,17 +43,17 @@ async function extract(project: Project, options: GenerateOptions): Promise<Extr
   }
 }
 
-function bindingsOutput(project: Project, extraction: Extraction): Output | undefined {
+function bindingsOutput(project: SourceProject, extraction: Extraction): Output | undefined {
   switch (project.language) {
     case "ts":
-      return { path: TS_BINDINGS_PATH, content: renderTsBindings(extraction.bindings) };
+      return { path: bindingsPath("ts"), content: renderTsBindings(extraction.bindings) };
     case "python": {
-      const path = pythonBindingsPath(extraction);
-      return path ? { path, content: renderPythonBindings(extraction.bindings, extraction.packageDir!) } : undefined;
+      if (extraction.packageDir === undefined) return undefined;
+      return { path: bindingsPath("python", extraction.packageDir), content: renderPythonBindings(extraction.bindings, extraction.packageDir) };
     }
     case "go": {
       const content = renderGoBindings(extraction);
-      return content === undefined ? undefined : { path: GO_BINDINGS_PATH, content };
+      return content === undefined ? undefined : { path: bindingsPath("go"), content };
     }
   }
 }
@@ -67,18 +64,18 @@ export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefin
 
 /** Generates the manifest and the bindings of the project in `projectDir` (nothing is written). */
 export async function generateManifest(projectDir: string, options: GenerateOptions = {}): Promise<Generated> {
-  if (manifestFromPlugin(readJsonObject(join(projectDir, "executa.json")))) return fromRunningPlugin(projectDir, options);
+  if (manifestFromPlugin(readExecutaJson(projectDir))) return fromRunningPlugin(projectDir, options);
   const project = loadProject(projectDir);
   const extraction = await extract(project, options);
   const { manifest, diagnostics: pluginDiagnostics } = pluginLevelManifest(project, extraction.tools);
   const sourceErrors = hasErrors(extraction.diagnostics);
-  const validation = attachLocations(validateManifest(manifest, { source: "generated" }), extraction.locations).filter(
+  const checks = [...validateManifest(manifest, { source: "generated" }), ...placeholderDiagnostics(manifest)];
+  const validation = attachLocations(checks, extraction.locations).filter(
     // The plugin-level checks already reported these with executa.json as the place to fix them;
     // and a manifest without tools follows from a source error already reported where it is.
     (d) => !pluginDiagnostics.some((p) => p.path === d.path && p.severity === "error") && !(sourceErrors && d.path === "$.tools" && extraction.tools.length === 0),
   );
-  const executaJson = join(project.dir, "executa.json");
-  const usage = hostUsageDiagnostics(manifest, extraction.hostCalls, existsSync(executaJson) ? readFileSync(executaJson, "utf8") : undefined, !sourceErrors);
+  const usage = hostUsageDiagnostics(manifest, extraction.hostCalls, project.executaJsonText, !sourceErrors);
   const diagnostics = applyStrict([...extraction.diagnostics, ...pluginDiagnostics, ...validation, ...usage], options.strict);
   const outputs: Output[] = [{ path: MANIFEST_PATH, content: canonicalManifestJson(manifest) }];
   const bindings = bindingsOutput(project, extraction);

@@ -1,9 +1,6 @@
-/** Writing the generated files: only the ones whose content changed, each atomically. */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, isAbsolute, join } from "node:path";
-
-/** The describe result's file, in the project root. */
-export const MANIFEST_PATH = "manifest.json";
+/** Writing the generated files: only the ones whose content changed, each atomically, none through a link out of the project. */
+import { lstat, readFile } from "node:fs/promises";
+import { checkProjectPaths, projectPath, writeProjectFile } from "../project/index.js";
 
 export interface Output {
   /** Project-relative, `/` separators. */
@@ -11,17 +8,16 @@ export interface Output {
   content: string;
 }
 
-/** Writes the outputs under projectDir; returns the project-relative paths that changed. */
+/** Writes the outputs under projectDir (every path checked before the first write); returns the project-relative paths that changed. */
 export async function writeOutputs(projectDir: string, outputs: readonly Output[]): Promise<string[]> {
+  checkProjectPaths(projectDir, outputs.map((o) => o.path));
   const written: string[] = [];
   for (const output of outputs) {
-    const target = isAbsolute(output.path) ? output.path : join(projectDir, output.path);
-    const current = await readFile(target, "utf8").catch(() => undefined);
-    if (current === output.content) continue;
-    await mkdir(dirname(target), { recursive: true });
-    const temp = `${target}.${process.pid}.tmp`;
-    await writeFile(temp, output.content, "utf8");
-    await rename(temp, target);
+    const path = projectPath(projectDir, output.path);
+    const isLink = await lstat(path).then((s) => s.isSymbolicLink(), () => false);
+    // A link is replaced by the file even when it shows the same content: a generated file is never a link.
+    if (!isLink && (await readFile(path, "utf8").catch(() => undefined)) === output.content) continue;
+    writeProjectFile(projectDir, output.path, output.content);
     written.push(output.path);
   }
   return written;

@@ -1,6 +1,6 @@
 /** The manifest's plugin-level fields: name, version and the rest, from executa.json (and package.json / pyproject.toml). */
 import { PLUGIN_LEVEL_FIELDS, type Diagnostic, type Json, type Manifest, type ToolDefinition } from "../protocol/index.js";
-import type { Project } from "../project/index.js";
+import type { SourceProject } from "../project/index.js";
 
 function personName(value: unknown): string | undefined {
   if (typeof value === "string") return value;
@@ -11,7 +11,7 @@ function personName(value: unknown): string | undefined {
 }
 
 /** What the language's package file says, for fields executa.json leaves out. */
-function packageFields(project: Project): { version?: string; fields: Record<string, string | undefined>; file?: string } {
+function packageFields(project: SourceProject): { version?: string; fields: Record<string, string | undefined>; file?: string } {
   if (project.language === "ts" && project.packageJson) {
     const p = project.packageJson;
     return {
@@ -33,7 +33,7 @@ function packageFields(project: Project): { version?: string; fields: Record<str
 }
 
 /** The manifest around `tools`: every field but `tools`, in canonical order, plus diagnostics. */
-export function pluginLevelManifest(project: Project, tools: ToolDefinition[]): { manifest: Manifest; diagnostics: Diagnostic[] } {
+export function pluginLevelManifest(project: SourceProject, tools: ToolDefinition[]): { manifest: Manifest; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const e = project.executaJson ?? {};
   const pkg = packageFields(project);

@@ -3,7 +3,7 @@
  * `command`, and what `executa build` packages) and `manifest_source` (where manifest.json comes from).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, normalize, sep } from "node:path";
+import { basename, isAbsolute, join, normalize, sep } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 import type { JsonObject } from "./files.js";
 
@@ -37,6 +37,22 @@ export function entryOf(dir: string, executaJson: JsonObject | undefined): strin
   if (!insideProject(entry)) throw new ExecutaError(`executa.json: entry ${JSON.stringify(entry)} is outside the plugin folder`, { hint: ENTRY_HINT });
   if (!existsSync(join(dir, entry))) throw new ExecutaError(`executa.json: the entry ${entry} does not exist in ${dir}`, { hint: ENTRY_HINT });
   return entry;
+}
+
+const isFileIn = (dir: string, path: string): boolean => insideProject(path) && existsSync(join(dir, path)) && statSync(join(dir, path)).isFile();
+
+/**
+ * A binary plugin's executable, project-relative: executa.json `entry`, else Anna's
+ * `bin/<tool_id>`, else `bin/<folder name>`, else the `command`'s program when it is a file of the folder.
+ */
+export function binaryEntryOf(dir: string, executaJson: JsonObject): string | undefined {
+  const entry = entryOf(dir, executaJson);
+  if (entry) return entry;
+  const exe = process.platform === "win32" ? ".exe" : "";
+  const toolId = typeof executaJson.tool_id === "string" && executaJson.tool_id ? executaJson.tool_id : undefined;
+  const command = Array.isArray(executaJson.command) && typeof executaJson.command[0] === "string" ? executaJson.command[0].replace(/^\.\//, "") : undefined;
+  const candidates = [toolId && `bin/${toolId}${exe}`, `bin/${basename(dir)}${exe}`, command];
+  return candidates.find((c): c is string => Boolean(c && isFileIn(dir, c)));
 }
 
 export type PythonEntry =

@@ -24,7 +24,8 @@ export interface GoMod {
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
-function readText(path: string): string {
+/** A text file, or an ExecutaError that names it. */
+export function readText(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (error) {
@@ -34,10 +35,14 @@ function readText(path: string): string {
 
 /** A JSON file that must hold an object; undefined when the file does not exist. */
 export function readJsonObject(path: string): JsonObject | undefined {
-  if (!existsSync(path)) return undefined;
+  return existsSync(path) ? parseJsonObject(readText(path), path) : undefined;
+}
+
+/** JSON text that must hold an object (`path` names the file in errors). */
+export function parseJsonObject(text: string, path: string): JsonObject {
   let value: unknown;
   try {
-    value = JSON.parse(readText(path));
+    value = JSON.parse(text);
   } catch (error) {
     throw new ExecutaError(`${path} is not valid JSON: ${(error as Error).message}`, { hint: "fix the file and run the command again" });
   }

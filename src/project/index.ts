@@ -1,9 +1,14 @@
-export { LANGUAGES, LANGUAGE_NAMES, languageOfType, languagePath, resolveLanguage, TEMPLATE_PY_MODULE, type Language } from "./languages.js";
+export {
+  bindingsFileName, bindingsPath, GENERATED_FILE_NAMES, LANGUAGES, LANGUAGE_NAMES, languageOfType, languagePath, MANIFEST_PATH, resolveLanguage, TEMPLATE_PY_MODULE,
+  type Language,
+} from "./languages.js";
+export { EXECUTA_JSON, readExecutaJson, updateExecutaJson, type ExecutaJson } from "./executa-json.js";
+export { checkOutputFolder, checkProjectPaths, projectPath, writeProjectFile } from "./write.js";
 export { parseGoMod, parsePyProject, readGoMod, readJsonObject, readPyProject, type GoMod, type JsonObject, type PyProject } from "./files.js";
 export { findPyModule, projectPython, projectVenv, requirePython, venvProgram } from "./python.js";
-export { bindingsPathOf, detectLanguage, loadProject, pyModuleOf, type Project } from "./load.js";
+export { bindingsPathOf, detectLanguage, loadAnyProject, loadProject, pyModuleOf, type BinaryProject, type Project, type SourceProject } from "./load.js";
 export {
-  EXECUTA_TYPES, MANIFEST_FROM_PLUGIN, entryOf, goEntryArgs, goFileSet, goMainFiles, insideProject, manifestFromPlugin, pythonEntry,
+  binaryEntryOf, EXECUTA_TYPES, MANIFEST_FROM_PLUGIN, entryOf, goEntryArgs, goFileSet, goMainFiles, insideProject, manifestFromPlugin, pythonEntry,
   type ExecutaType, type PythonEntry,
 } from "./entry.js";
 export { candidateOfEntry, findEntryCandidates, type EntryCandidate } from "./candidates.js";

@@ -54,6 +54,27 @@ export function resolveLanguage(value: string): Language {
 /** The folder name that stands for a Python project's package in the templates (templates/python/__pyModule__/). */
 export const TEMPLATE_PY_MODULE = "__pyModule__";
 
+/** The describe result's file, in the project root. */
+export const MANIFEST_PATH = "manifest.json";
+
+/**
+ * The project-relative path of the language's generated bindings file; for Python, in the package
+ * folder (`pyPackageDir`, project-relative, "" for the project root).
+ */
+export function bindingsPath(language: Language, pyPackageDir?: string): string {
+  const template: string = LANGUAGES[language].bindingsPath;
+  if (pyPackageDir === "") return template.replace("{pyModule}/", "");
+  return languagePath(template, pyPackageDir);
+}
+
+/** The file name of the language's bindings file (what the extractors never read as a source). */
+export function bindingsFileName(language: Language): string {
+  return LANGUAGES[language].bindingsPath.split("/").pop()!;
+}
+
+/** The base names of every file `executa manifest` writes, in any language (what a watcher ignores). */
+export const GENERATED_FILE_NAMES: readonly string[] = [MANIFEST_PATH, ...LANGUAGE_NAMES.map(bindingsFileName)];
+
 /** A project-relative path of the language's table with `{pyModule}` filled in. */
 export function languagePath(template: string, pyModule: string | undefined): string {
   if (template.includes("{pyModule}") && !pyModule) throw new ExecutaError("the project's Python package is unknown");

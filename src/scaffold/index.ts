@@ -3,9 +3,9 @@ import { join, relative, resolve } from "node:path";
 import { PACKAGE_ROOT, PACKAGE_VERSION, TEMPLATES_DIR } from "../common/package-info.js";
 import { withSpinner, type StepOutcome } from "../common/term.js";
 import { RUNTIME_VERSION } from "../protocol/index.js";
-import { MANIFEST_PATH, regenerateManifest } from "../manifest/index.js";
+import { regenerateManifest } from "../manifest/index.js";
 import { ExecutaError } from "../common/errors.js";
-import { LANGUAGES, languagePath, LOCKFILES, runScript, type PackageManager } from "../project/index.js";
+import { bindingsPath, LANGUAGES, languagePath, LOCKFILES, MANIFEST_PATH, runScript, type PackageManager } from "../project/index.js";
 import { workflowMatrix } from "../builder/targets/index.js";
 import { packageManagerContext } from "./package-manager.js";
 import { readVariant, renderProject, type RenderedFile } from "./render.js";
@@ -134,7 +134,7 @@ function stepOutcome(step: StepResult): StepOutcome {
 
 /** What `executa manifest` writes into a new project. */
 function generatedPaths(spec: ProjectSpec): string[] {
-  return [MANIFEST_PATH, languagePath(LANGUAGES[spec.lang].bindingsPath, spec.pyModule)];
+  return [MANIFEST_PATH, bindingsPath(spec.lang, spec.pyModule)];
 }
 
 /** What the install step writes (or would change) in the project folder. */

@@ -4,8 +4,9 @@
  */
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readdir, rm, writeFile } from "node:fs/promises";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { ExecutaError } from "../common/errors.js";
+import { checkProjectPaths } from "../project/index.js";
 import type { RenderedFile } from "./render.js";
 
 /**
@@ -45,8 +46,10 @@ export async function removeCreated(created: Created): Promise<void> {
   for (const dir of [...created.dirs].reverse()) await rm(dir, { recursive: true, force: true });
 }
 
+/** Writes `files` as new files under targetDir; a path through a link out of the folder is refused before the first write. */
 export async function writeProject(targetDir: string, files: readonly RenderedFile[]): Promise<Created> {
   const root = resolve(targetDir);
+  checkProjectPaths(root, files.map((f) => f.path));
   const createdDirs: string[] = [];
   const createdFiles: string[] = [];
   const ensureDir = async (dir: string) => {
@@ -64,7 +67,6 @@ export async function writeProject(targetDir: string, files: readonly RenderedFi
     await ensureDir(root);
     for (const file of files) {
       const path = join(root, file.path);
-      if (relative(root, path).startsWith("..")) throw new Error(`template path escapes the project: ${file.path}`);
       await ensureDir(dirname(path));
       await writeFile(path, file.content, { flag: "wx" });
       createdFiles.push(path);

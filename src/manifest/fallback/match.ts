@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TEMPLATES_DIR } from "../../common/package-info.js";
 import type { Extraction } from "../model.js";
-import { TEMPLATE_PY_MODULE, type Project } from "../../project/index.js";
+import { TEMPLATE_PY_MODULE, type SourceProject } from "../../project/index.js";
 import { extractorInputs } from "../source-files.js";
 import { PRECOMPUTED, type PrecomputedTemplate } from "./precomputed.js";
 
@@ -49,7 +49,7 @@ function projectPaths(entry: PrecomputedTemplate, inputs: string[]): { pyModule:
   return undefined;
 }
 
-export function precomputedExtraction(project: Project): Extraction | undefined {
+export function precomputedExtraction(project: SourceProject): Extraction | undefined {
   for (const entry of PRECOMPUTED.filter((e) => e.language === project.language)) {
     const extraction = entryExtraction(entry, project);
     if (extraction) return extraction;
@@ -57,7 +57,7 @@ export function precomputedExtraction(project: Project): Extraction | undefined 
   return undefined;
 }
 
-function entryExtraction(entry: PrecomputedTemplate, project: Project): Extraction | undefined {
+function entryExtraction(entry: PrecomputedTemplate, project: SourceProject): Extraction | undefined {
   const mapped = projectPaths(entry, extractorInputs(project.dir, project.language));
   if (!mapped) return undefined;
   for (const file of entry.files) {

@@ -10,10 +10,9 @@ import { precomputedExtraction } from "../fallback/index.js";
 import { runHelper, ToolchainMissing } from "../helper-run.js";
 import { resolveToolHostCalls } from "../host-helpers.js";
 import type { Extraction } from "../model.js";
-import type { Project } from "../../project/index.js";
+import type { SourceProject } from "../../project/index.js";
 
 export const GO_HELPER_DIR = join(HELPERS_DIR, "go");
-export const GO_BINDINGS_PATH = "executa_bindings.go";
 
 function cacheDir(): string {
   const base = process.env.XDG_CACHE_HOME || (process.platform === "win32" ? process.env.LOCALAPPDATA : undefined) || join(homedir(), ".cache");
@@ -40,7 +39,7 @@ export async function helperBinary(go: string): Promise<string> {
   return binary;
 }
 
-export async function extractGo(project: Project, go = "go"): Promise<Extraction> {
+export async function extractGo(project: SourceProject, go = "go"): Promise<Extraction> {
   try {
     // The toolchain decides, not a helper binary cached by an earlier run.
     if (!(go.includes("/") || go.includes("\\") ? existsSync(go) : which(go))) throw new ToolchainMissing(`${go} was not found`);

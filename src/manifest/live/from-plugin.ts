@@ -3,12 +3,11 @@
  * executa.json says `"manifest_source": "plugin"`): its describe answer, a missing `name` filled in
  * with executa.json's tool_id, validated, in canonical form.
  */
-import { join } from "node:path";
 import { ExecutaError } from "../../common/errors.js";
 import { prepareLaunch, type LaunchSpec } from "../../host/index.js";
-import { manifestFromPlugin, readJsonObject, type JsonObject } from "../../project/index.js";
+import { EXECUTA_JSON, manifestFromPlugin, MANIFEST_PATH, readExecutaJson, type JsonObject } from "../../project/index.js";
 import { canonicalManifestJson, validateManifest, type Diagnostic, type Manifest } from "../../protocol/index.js";
-import { MANIFEST_PATH, type Output } from "../outputs.js";
+import type { Output } from "../outputs.js";
 import { describePlugin } from "./describe.js";
 
 export interface LiveManifest {
@@ -50,7 +49,7 @@ export function manifestOfAnswer(answer: Record<string, unknown>, name: string |
   if (manifestFromPlugin(executaJson) && typeof executaJson?.version === "string" && executaJson.version !== manifest.version) {
     diagnostics.push({
       severity: "error",
-      file: "executa.json",
+      file: EXECUTA_JSON,
       path: "$.version",
       message: `executa.json version ${executaJson.version} differs from the version the plugin's describe answers (${String(manifest.version)})`,
       hint: `the plugin's code holds its version: set executa.json's version to ${JSON.stringify(manifest.version)}`,
@@ -61,7 +60,7 @@ export function manifestOfAnswer(answer: Record<string, unknown>, name: string |
 
 /** The running plugin's manifest.json; a missing name is `options.name`, else executa.json's tool_id. */
 export async function liveManifest(dir: string, launch: LaunchSpec, options: { name?: string } = {}): Promise<LiveManifest> {
-  const executaJson = readJsonObject(join(dir, "executa.json"));
+  const executaJson = readExecutaJson(dir);
   const toolId = options.name ?? (typeof executaJson?.tool_id === "string" ? executaJson.tool_id : undefined);
   return manifestOfAnswer(await describeLaunch(launch), toolId, executaJson);
 }

@@ -1,9 +1,5 @@
 /** `<package>/executa_bindings.py`: tool name -> a loader that imports its module on first use. */
-import type { Extraction, ToolBinding } from "../model.js";
-
-export function pythonBindingsPath(extraction: Extraction): string | undefined {
-  return extraction.packageDir === undefined ? undefined : `${extraction.packageDir ? extraction.packageDir + "/" : ""}executa_bindings.py`;
-}
+import type { ToolBinding } from "../model.js";
 
 /** The loader function for a module of the package (`pkg.tools` -> `_tools`, `pkg.sub.io` -> `_sub_io`). */
 function loader(module: string, packageName: string): { name: string; body: string[] } {

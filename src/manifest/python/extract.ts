@@ -6,11 +6,11 @@ import { precomputedExtraction } from "../fallback/index.js";
 import { runHelper, ToolchainMissing } from "../helper-run.js";
 import { resolveToolHostCalls } from "../host-helpers.js";
 import type { Extraction } from "../model.js";
-import { projectPython, type Project } from "../../project/index.js";
+import { projectPython, type SourceProject } from "../../project/index.js";
 
 export const PYTHON_HELPER = join(HELPERS_DIR, "python", "extract_tools.py");
 
-export async function extractPython(project: Project, python?: string): Promise<Extraction> {
+export async function extractPython(project: SourceProject, python?: string): Promise<Extraction> {
   const command = python ?? projectPython(project.dir) ?? "python3";
   try {
     const { hostCalls, ...out } = await runHelper(command, [PYTHON_HELPER, project.dir], project.dir, "Python extractor");

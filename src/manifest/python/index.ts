@@ -1,2 +1,2 @@
 export { extractPython, PYTHON_HELPER } from "./extract.js";
-export { pythonBindingsPath, renderPythonBindings } from "./bindings.js";
+export { renderPythonBindings } from "./bindings.js";

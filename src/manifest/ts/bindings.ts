@@ -1,8 +1,6 @@
 /** `src/executa.bindings.ts`: tool name -> calling style and a lazy loader of its module. */
 import type { ToolBinding } from "../model.js";
 
-export const TS_BINDINGS_PATH = "src/executa.bindings.ts";
-
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 function key(name: string): string {

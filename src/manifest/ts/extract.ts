@@ -1,10 +1,10 @@
 /** The TypeScript extractor: the files under src/ that mention @tool -> tools and bindings. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { bindingsPath } from "../../project/index.js";
 import { hasErrors, type Diagnostic } from "../../protocol/index.js";
 import { resolveHostCalls } from "../host-helpers.js";
 import type { Extraction, ToolBinding } from "../model.js";
-import { TS_BINDINGS_PATH } from "./bindings.js";
 import { mapTools } from "./map.js";
 
 const SOURCE = /\.(ts|tsx|mts|cts)$/;
@@ -29,7 +29,7 @@ export function toolSourceFiles(projectDir: string): string[] {
   const src = join(projectDir, "src");
   const files: string[] = [];
   listSources(existsSync(src) ? src : projectDir, projectDir, files);
-  const bindings = join(projectDir, TS_BINDINGS_PATH);
+  const bindings = join(projectDir, bindingsPath("ts"));
   return files.filter((f) => f !== bindings && readFileSync(f, "utf8").includes("@tool")).sort();
 }
 

@@ -11,7 +11,7 @@ import { TEMPLATES_DIR } from "../../common/package-info.js";
 import { generateManifest, writeOutputs, type Generated } from "../../manifest/index.js";
 import { formatDiagnostic, hasErrors } from "../../protocol/index.js";
 import {
-  execBin, LANGUAGES, languagePath, loadProject, packageManagerOfProject, projectVenv, pyModuleOf, runScript, type Language, type Project,
+  execBin, LANGUAGES, languagePath, loadProject, packageManagerOfProject, projectVenv, pyModuleOf, runScript, type Language, type SourceProject,
 } from "../../project/index.js";
 import { commentLine } from "../escape.js";
 import { renderTemplateFile, type RenderedFile } from "../render.js";
@@ -60,7 +60,7 @@ function refuse(message: string, hint: string): never {
 }
 
 /** A project add tool can write into: one of ours, with its vendored runtime. */
-function loadTarget(dir: string): { project: Project; pyPackage: string } {
+function loadTarget(dir: string): { project: SourceProject; pyPackage: string } {
   const project = loadProject(dir);
   const pyPackage = project.language === "python" ? pyModuleOf(project) : "";
   const runtime = languagePath(LANGUAGES[project.language].runtimeDir, pyPackage);
@@ -81,7 +81,7 @@ async function currentManifest(dir: string): Promise<Generated> {
 }
 
 /** Go: the identifiers the tool declares must be free in package main (whole words of any .go file there). */
-function checkGoIdentifiers(project: Project, tool: NewTool): void {
+function checkGoIdentifiers(project: SourceProject, tool: NewTool): void {
   const sources = readdirSync(project.dir).filter((f) => f.endsWith(".go") && f !== "executa_bindings.go");
   const ids = goIdentifiers(tool);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
@@ -93,7 +93,7 @@ function checkGoIdentifiers(project: Project, tool: NewTool): void {
   }
 }
 
-function checkFree(project: Project, layout: ToolLayout): void {
+function checkFree(project: SourceProject, layout: ToolLayout): void {
   for (const path of [layout.tool, layout.test, ...layout.alsoFree]) {
     if (existsSync(join(project.dir, path))) refuse(`${path} already exists, and add tool never overwrites a file`, "choose another tool name, or move that file away");
   }
@@ -107,7 +107,7 @@ async function render(lang: Language, layout: ToolLayout, context: object): Prom
   ];
 }
 
-function nextSteps(project: Project, layout: ToolLayout): string[] {
+function nextSteps(project: SourceProject, layout: ToolLayout): string[] {
   const pm = { name: packageManagerOfProject(project.dir) };
   const test = { ts: runScript(pm, "test"), python: `${projectVenv(project.dir) ? ".venv/bin/python" : "python3"} -m pytest`, go: "go test ./..." }[project.language];
   const manifest = project.language === "ts" ? execBin(pm, "executa manifest") : "executa manifest";

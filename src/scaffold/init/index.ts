@@ -8,7 +8,9 @@ import { basename, join, resolve } from "node:path";
 import { ExecutaError, ExitCode } from "../../common/errors.js";
 import { launchOfEntry, type DetectedLaunch } from "../../host/index.js";
 import { describeLaunch, manifestOfAnswer } from "../../manifest/index.js";
-import { manifestFromPlugin, nativePlatformOf, readJsonObject, type ExecutaType, type JsonObject } from "../../project/index.js";
+import {
+  checkProjectPaths, EXECUTA_JSON, manifestFromPlugin, nativePlatformOf, readExecutaJson, type ExecutaType, type JsonObject,
+} from "../../project/index.js";
 import { formatDiagnostic, type Diagnostic } from "../../protocol/index.js";
 import { TOOL_ID_PATTERN } from "../spec.js";
 import { writeProject } from "../write.js";
@@ -88,7 +90,7 @@ function launchOf(dir: string, type: ExecutaType, entry: string | undefined, com
 
 /** An executa.json init did not write can never be what it would write: refused before the plugin runs. Returns one init wrote. */
 function adoptedBefore(dir: string): JsonObject | undefined {
-  const existing = readJsonObject(join(dir, "executa.json"));
+  const existing = readExecutaJson(dir);
   if (existing && !manifestFromPlugin(existing)) {
     throw new ExecutaError(`${dir} already has an executa.json, and executa init never overwrites; nothing was written`, {
       hint: 'the folder is already a project: run executa test, manifest or build on it; to adopt it afresh, move executa.json aside first (init takes its tool_id with --tool-id)',
@@ -117,11 +119,12 @@ export async function adoptPlugin(options: InitOptions): Promise<InitResult> {
   const command = choice.command ?? annaCommand(dir, choice.type, choice.entry!, toolId);
   const executaJson = executaJsonFor(choice, toolId, manifest, command);
   const files = [
-    { path: "executa.json", content: JSON.stringify(executaJson, null, 2) + "\n" },
+    { path: EXECUTA_JSON, content: JSON.stringify(executaJson, null, 2) + "\n" },
     { path: outputs[0]!.path, content: outputs[0]!.content },
   ];
   if (options.ci) files.push({ path: WORKFLOW_PATH, content: await workflowFor(dir, choice.type, choice.entry, toolId, options.toolchainSpec) });
 
+  checkProjectPaths(dir, files.map((f) => f.path));
   const state = files.map((f) => ({ ...f, existing: readExisting(join(dir, f.path)) }));
   const differ = state.filter((f) => f.existing !== undefined && f.existing !== f.content).map((f) => f.path);
   if (differ.length) {

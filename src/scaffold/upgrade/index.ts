@@ -4,12 +4,12 @@
  * depends on them (manifest.json, the bindings) are written.
  */
 import { existsSync, lstatSync, realpathSync } from "node:fs";
-import { chmod, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { ExecutaError } from "../../common/errors.js";
 import { regenerateManifest, unifiedDiff } from "../../manifest/index.js";
 import { RUNTIME_VERSION } from "../../protocol/index.js";
-import { LANGUAGES, languagePath, loadProject, pyModuleOf, type Language } from "../../project/index.js";
+import { checkProjectPaths, LANGUAGES, languagePath, loadProject, pyModuleOf, writeProjectFile, type Language } from "../../project/index.js";
 import { changesBetween, type RuntimeChange } from "./changes.js";
 import { inferVersion, planUpgrade, type FileAction, type PlannedFile } from "./plan.js";
 import { parseRecord, RECORD_FILE, recordText, type RuntimeRecord } from "./record.js";
@@ -134,13 +134,6 @@ function carried(record: RuntimeRecord | undefined, project: ReadonlyMap<string,
   return { version, base: hashesOf(version, language)!, versionFrom: "files" };
 }
 
-async function writeAtomic(path: string, content: Buffer, mode: number): Promise<void> {
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, content, { mode });
-  await chmod(temp, mode);
-  await rename(temp, path);
-}
-
 export async function upgradeRuntime(options: UpgradeOptions): Promise<UpgradeResult> {
   const { dir, language, runtimeDir } = runtimeFolder(options.dir);
   const absolute = join(dir, runtimeDir);
@@ -154,7 +147,8 @@ export async function upgradeRuntime(options: UpgradeOptions): Promise<UpgradeRe
     files: [], regenerated: [], changes: await changesBetween(from.version, RUNTIME_VERSION),
   };
   if (options.check) return { ...result, status: from.version < RUNTIME_VERSION ? "outdated" : "up-to-date" };
-  const writeRecord = () => writeAtomic(join(absolute, RECORD_FILE), Buffer.from(recordText({ version: RUNTIME_VERSION, files: hashesOf(RUNTIME_VERSION, language)! })), 0o644);
+  const inRuntime = (path: string) => `${runtimeDir}/${path}`;
+  const writeRecord = () => writeProjectFile(dir, inRuntime(RECORD_FILE), recordText({ version: RUNTIME_VERSION, files: hashesOf(RUNTIME_VERSION, language)! }));
   if (from.version === RUNTIME_VERSION) {
     if (!record && !options.dryRun) await writeRecord();
     return { ...result, recorded: !record };
@@ -171,11 +165,12 @@ export async function upgradeRuntime(options: UpgradeOptions): Promise<UpgradeRe
   if (conflicts.length > 0 && !options.force) return { ...result, status: "refused" };
   if (options.dryRun) return { ...result, status: "dry-run" };
 
+  checkProjectPaths(dir, [RECORD_FILE, ...plan.flatMap((f) => [f.path, `${f.path}.orig`])].map(inRuntime));
   for (const file of plan) {
     const target = join(absolute, file.path);
     const mode = existsSync(target) ? lstatSync(target).mode & 0o777 : 0o644;
-    if (file.action === "conflict") await writeAtomic(`${target}.orig`, file.before!, mode);
-    if (file.after) await writeAtomic(target, file.after, mode);
+    if (file.action === "conflict") writeProjectFile(dir, inRuntime(`${file.path}.orig`), file.before!, mode);
+    if (file.after) writeProjectFile(dir, inRuntime(file.path), file.after, mode);
     if (file.action === "remove") await rm(target);
   }
   await writeRecord();
