@@ -37,7 +37,13 @@ HINTS = {
     "Path": "use str instead of Path",
     "UUID": "use str instead of UUID",
 }
-SECTION = re.compile(r"^\s*(Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Returns|Return|Yields|Raises|Examples?|Notes?|See Also|Attributes|Warns|Warnings|References)\s*:?\s*$")
+# Docstring section headings. Every line test below is a plain string operation or a regex without
+# nested or adjacent unbounded repetition, so a pathological line costs time linear in its length.
+SECTIONS = {
+    "Args", "Arguments", "Parameters", "Params", "Keyword Args", "Keyword Arguments", "Returns", "Return", "Yields", "Raises",
+    "Example", "Examples", "Note", "Notes", "See Also", "Attributes", "Warns", "Warnings", "References",
+}
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 PARAM_SECTIONS = {"Args", "Arguments", "Parameters", "Params", "Keyword Args", "Keyword Arguments"}
 
 
@@ -49,8 +55,30 @@ class Unsupported(Exception):
 
 
 def normalise(text):
-    paragraphs = re.split(r"\n\s*\n", text.replace("\r\n", "\n").strip())
-    return "\n\n".join(" ".join(line.strip() for line in p.split("\n") if line.strip()) for p in paragraphs if p.strip())
+    paragraphs, current = [], []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if line.strip():
+            current.append(line.strip())
+        elif current:
+            paragraphs.append(" ".join(current))
+            current = []
+    if current:
+        paragraphs.append(" ".join(current))
+    return "\n\n".join(paragraphs)
+
+
+def section_of(line):
+    """(name, ends with a colon) when the line is a section heading such as `Args:`, else None."""
+    text = line.strip()
+    colon = text.endswith(":")
+    name = text[:-1].rstrip() if colon else text
+    return (name, colon) if name in SECTIONS else None
+
+
+def is_underline(line):
+    """A NumPy-style heading underline: three or more dashes."""
+    text = line.strip()
+    return len(text) >= 3 and text == "-" * len(text)
 
 
 def parse_docstring(doc):
@@ -60,24 +88,24 @@ def parse_docstring(doc):
     lines = doc.expandtabs().split("\n")
     summary, params = [], {}
     i, n = 0, len(lines)
+
+    def heading(at):
+        found = section_of(lines[at])
+        numpy = bool(found) and at + 1 < n and is_underline(lines[at + 1])
+        return found[0] if found and (found[1] or numpy) else None, numpy
+
     while i < n:
-        line = lines[i]
-        m = SECTION.match(line)
-        numpy = m and i + 1 < n and re.match(r"^\s*-{3,}\s*$", lines[i + 1])
-        if m and (line.rstrip().endswith(":") or numpy):
-            name = m.group(1)
+        name, numpy = heading(i)
+        if name:
             i += 2 if numpy else 1
             body = []
-            while i < n:
-                nxt = lines[i]
-                if SECTION.match(nxt) and (nxt.rstrip().endswith(":") or (i + 1 < n and re.match(r"^\s*-{3,}\s*$", lines[i + 1]))):
-                    break
-                body.append(nxt)
+            while i < n and not heading(i)[0]:
+                body.append(lines[i])
                 i += 1
             if name in PARAM_SECTIONS:
                 params.update(parse_numpy_params(body) if numpy else parse_google_params(body))
             continue
-        summary.append(line)
+        summary.append(lines[i])
         i += 1
     return normalise("\n".join(summary)), params
 
@@ -86,17 +114,47 @@ def _indent(line):
     return len(line) - len(line.lstrip())
 
 
+def google_param(line):
+    """`name (type): text` or `*args: text` -> (name, text), else None."""
+    text = line.lstrip()
+    stars = len(text) - len(text.lstrip("*"))
+    if stars > 2:
+        return None
+    m = IDENTIFIER.match(text, stars)
+    if not m:
+        return None
+    rest = text[m.end():].lstrip()
+    if rest.startswith("("):
+        close = rest.find(")")
+        if close < 0:
+            return None
+        rest = rest[close + 1:].lstrip()
+    if not rest.startswith(":"):
+        return None
+    return m.group(0), rest[1:].strip()
+
+
+def numpy_param(line):
+    """`name : type` or `name` -> name, else None."""
+    text = line.strip()
+    m = IDENTIFIER.match(text)
+    if not m:
+        return None
+    rest = text[m.end():].lstrip()
+    return m.group(0) if rest == "" or rest.startswith(":") else None
+
+
 def parse_google_params(body):
     out, current, base = {}, None, None
     for line in body:
         if not line.strip():
             continue
         indent = _indent(line)
-        m = re.match(r"^\s*\*{0,2}([A-Za-z_][A-Za-z0-9_]*)\s*(\([^)]*\))?\s*:\s*(.*)$", line)
-        if m and (base is None or indent <= base):
+        found = google_param(line)
+        if found and (base is None or indent <= base):
             base = indent
-            current = m.group(1)
-            out[current] = m.group(3).strip()
+            current = found[0]
+            out[current] = found[1]
         elif current is not None:
             out[current] = (out[current] + " " + line.strip()).strip()
     return {k: normalise(v) for k, v in out.items()}
@@ -108,10 +166,10 @@ def parse_numpy_params(body):
         if not line.strip():
             continue
         indent = _indent(line)
-        m = re.match(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(:.*)?$", line)
-        if m and (base is None or indent <= base):
+        name = numpy_param(line)
+        if name and (base is None or indent <= base):
             base = indent
-            current = m.group(1)
+            current = name
             out[current] = ""
         elif current is not None:
             out[current] = (out[current] + " " + line.strip()).strip()

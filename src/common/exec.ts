@@ -40,21 +40,27 @@ export function exec(
   });
 }
 
-/** The full path of a program on PATH, or undefined. */
-export function which(program: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+/** Every full path of a program on PATH, in PATH order. */
+export function whichAll(program: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const exts = process.platform === "win32" ? (env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";") : [""];
+  const found: string[] = [];
   for (const dir of (env.PATH ?? "").split(delimiter).filter(Boolean)) {
     for (const ext of exts) {
       const candidate = join(dir, program + ext);
       try {
         accessSync(candidate, constants.X_OK);
-        return candidate;
+        found.push(candidate);
       } catch {
         // not here
       }
     }
   }
-  return undefined;
+  return found;
+}
+
+/** The full path of a program on PATH, or undefined. */
+export function which(program: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return whichAll(program, env)[0];
 }
 
 /** The last few lines of a program's output, for an error message. */

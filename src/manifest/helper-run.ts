@@ -18,8 +18,13 @@ export interface HelperOutput {
 
 export class ToolchainMissing extends Error {}
 
-export async function runHelper(command: string, args: string[], cwd: string, what: string): Promise<HelperOutput> {
-  const result = await exec(command, args, { cwd, timeoutMs: 120_000 });
+/** The environment a helper runs in: ours, without the variables that would change how its interpreter or toolchain behaves. */
+export function helperEnv(drop: RegExp, set: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !drop.test(k))), ...set };
+}
+
+export async function runHelper(command: string, args: string[], cwd: string, what: string, env?: NodeJS.ProcessEnv): Promise<HelperOutput> {
+  const result = await exec(command, args, { cwd, timeoutMs: 120_000, ...(env && { env }) });
   if (result.spawnError) {
     if (result.spawnError.code === "ENOENT") throw new ToolchainMissing(`${command} was not found`);
     throw new ExecutaError(`cannot run ${command}: ${result.spawnError.message}`);

@@ -5,7 +5,7 @@ export {
 export { EXECUTA_JSON, readExecutaJson, updateExecutaJson, type ExecutaJson } from "./executa-json.js";
 export { checkOutputFolder, checkProjectPaths, projectPath, writeProjectFile } from "./write.js";
 export { parseGoMod, parsePyProject, readGoMod, readJsonObject, readPyProject, type GoMod, type JsonObject, type PyProject } from "./files.js";
-export { findPyModule, projectPython, projectVenv, requirePython, venvProgram } from "./python.js";
+export { findPyModule, projectPython, projectVenv, requirePython, toolchainProgram, toolchainPython, venvProgram } from "./python.js";
 export { bindingsPathOf, detectLanguage, loadAnyProject, loadProject, pyModuleOf, type BinaryProject, type Project, type SourceProject } from "./load.js";
 export {
   binaryEntryOf, EXECUTA_TYPES, MANIFEST_FROM_PLUGIN, entryOf, goEntryArgs, goFileSet, goMainFiles, insideProject, manifestFromPlugin, pythonEntry,

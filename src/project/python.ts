@@ -1,7 +1,7 @@
 /** Python projects: the interpreter to use (the project's virtual environment first) and the package. */
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { which } from "../common/exec.js";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
+import { which, whichAll } from "../common/exec.js";
 import { ExecutaError } from "../common/errors.js";
 import type { PyProject } from "./files.js";
 
@@ -26,6 +26,38 @@ export function projectPython(dir: string): string | undefined {
   const venv = projectVenv(dir);
   if (venv) return join(venv, binDir, `python${exe}`);
   return which(process.platform === "win32" ? "python" : "python3") ?? which("python");
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** True when `path`, links resolved, lies inside `dir`. */
+function within(dir: string, path: string): boolean {
+  const rel = relative(realPath(dir), realPath(path));
+  return rel === "" || (!isAbsolute(rel) && !rel.startsWith(".."));
+}
+
+/**
+ * A program of the toolchain's own choosing for work on the project that must not run the project's
+ * code: the first on PATH that does not lie inside the project (so never its .venv, or a script it
+ * ships, even with that venv activated).
+ */
+export function toolchainProgram(names: readonly string[], projectDir: string): string | undefined {
+  for (const name of names) {
+    const found = whichAll(name).find((p) => !within(projectDir, p));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The python3 the toolchain runs its own helpers with (never the project's interpreter). */
+export function toolchainPython(projectDir: string): string | undefined {
+  return toolchainProgram(process.platform === "win32" ? ["python", "python3"] : ["python3", "python"], projectDir);
 }
 
 /** Like projectPython, or an error that says how to get Python. */

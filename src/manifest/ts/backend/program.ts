@@ -18,7 +18,12 @@ function projectOptions(projectDir: string): ts.CompilerOptions {
   return parsed.options;
 }
 
-export function createProgram(projectDir: string, rootFiles: string[]): ts.Program {
+/** The file the compiler is reading, set while it parses one (a parse that overflows the stack is located by it). */
+export interface ParseTracker {
+  parsing?: string;
+}
+
+export function createProgram(projectDir: string, rootFiles: string[], tracker: ParseTracker = {}): ts.Program {
   const options: ts.CompilerOptions = {
     ...projectOptions(projectDir),
     noEmit: true,
@@ -29,5 +34,13 @@ export function createProgram(projectDir: string, rootFiles: string[]): ts.Progr
     composite: false,
   };
   delete options.tsBuildInfoFile;
-  return ts.createProgram({ rootNames: rootFiles, options });
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, ...rest) => {
+    tracker.parsing = fileName;
+    const sf = getSourceFile(fileName, ...rest);
+    tracker.parsing = undefined;
+    return sf;
+  };
+  return ts.createProgram({ rootNames: rootFiles, options, host });
 }
