@@ -86,12 +86,24 @@ interface GoFile {
   constrained: boolean;
 }
 
+/** Go source without its block comments (one pass: an unterminated one runs to the end). */
+function withoutBlockComments(text: string): string {
+  let out = "";
+  let at = 0;
+  for (let open = text.indexOf("/*"); open >= 0; open = text.indexOf("/*", at)) {
+    out += text.slice(at, open);
+    const close = text.indexOf("*/", open + 2);
+    at = close < 0 ? text.length : close + 2;
+  }
+  return out + text.slice(at);
+}
+
 function readGoFile(dir: string, name: string): GoFile {
   const text = readFileSync(join(dir, name), "utf8");
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, "");
+  const code = withoutBlockComments(text);
   return {
     name,
-    isMain: /^\s*package\s+main\b/m.test(code),
+    isMain: /^[ \t]*package\s+main\b/m.test(code),
     hasMainFunc: /^func\s+main\s*\(\s*\)/m.test(code),
     constrained: /^\/\/go:build\s/m.test(text) || PLATFORM_FILE.test(name),
   };

@@ -79,10 +79,18 @@ export function readPyProject(path: string): PyProject | undefined {
   return existsSync(path) ? parsePyProject(readText(path), path) : undefined;
 }
 
+/** go.mod's `module` and `go` lines (read line by line: linear in the file's length). */
 export function parseGoMod(text: string): GoMod | undefined {
-  const module = /^\s*module\s+("?)([^\s"]+)\1\s*(?:\/\/.*)?$/m.exec(text)?.[2];
-  if (!module) return undefined;
-  const go = /^\s*go\s+(\S+)\s*$/m.exec(text)?.[1];
+  let module: string | undefined;
+  let go: string | undefined;
+  for (const raw of text.split("\n")) {
+    const comment = raw.indexOf("//");
+    const words = (comment < 0 ? raw : raw.slice(0, comment)).trim().split(/[ \t]+/);
+    if (words.length !== 2) continue;
+    if (words[0] === "module" && module === undefined) module = words[1]!.replace(/^"(.*)"$/, "$1");
+    else if (words[0] === "go" && go === undefined) go = words[1];
+  }
+  if (!module || /[\s"]/.test(module)) return undefined;
   return { module, ...(go && { go }) };
 }
 

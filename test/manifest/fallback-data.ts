@@ -44,6 +44,18 @@ function templateFile(lang: FallbackLanguage, variant: TemplateName, base: strin
   return candidates.find((c) => existsSync(join(TEMPLATES_DIR, lang, c)))!;
 }
 
+/** Every template's entry, in the data file's order (languages, then variants). */
+export async function computeAll(): Promise<PrecomputedTemplate[]> {
+  const entries: PrecomputedTemplate[] = [];
+  for (const lang of FALLBACK_LANGUAGES) if (templateExists(lang)) for (const variant of TEMPLATE_NAMES) entries.push(await computeEntry(lang, variant));
+  return entries;
+}
+
+/** The data file's text: the entries as JSON, two-space indented (the format the file keeps). */
+export function renderPrecomputed(entries: readonly PrecomputedTemplate[]): string {
+  return JSON.stringify(entries, null, 2) + "\n";
+}
+
 export async function computeEntry(lang: FallbackLanguage, variant: TemplateName): Promise<PrecomputedTemplate> {
   const { dir, spec } = await scaffoldTemplate(lang, "fallback-probe", "example.com/fallback-probe", variant);
   const { via: _via, ...extraction } = await freshExtraction(dir);

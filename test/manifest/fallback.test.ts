@@ -7,14 +7,15 @@ import assert from "node:assert/strict";
 import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { TEMPLATES_DIR } from "../../src/common/package-info.js";
+import { PACKAGE_ROOT, TEMPLATES_DIR } from "../../src/common/package-info.js";
 import { which } from "../../src/common/exec.js";
 import { sha256 } from "../../src/manifest/fallback/match.js";
-import { PRECOMPUTED } from "../../src/manifest/fallback/precomputed.js";
+import { PRECOMPUTED, PRECOMPUTED_FILE } from "../../src/manifest/fallback/precomputed.js";
 import { generateManifest } from "../../src/manifest/index.js";
-import { FALLBACK_LANGUAGES, freshExtraction, scaffoldTemplate, TEMPLATE_NAMES, templateExists } from "./fallback-data.js";
+import { requires } from "../support/requires.js";
+import { computeAll, FALLBACK_LANGUAGES, freshExtraction, renderPrecomputed, scaffoldTemplate, TEMPLATE_NAMES, templateExists } from "./fallback-data.js";
 
-const REGENERATE = "run `npm run build && node dist/test/manifest/regenerate-fallback.js` and commit src/manifest/fallback/precomputed.ts";
+const REGENERATE = `run \`npm run data:fallback\` and commit ${PRECOMPUTED_FILE}`;
 const TOOLCHAIN = { python: "python3", go: "go" } as const;
 const MISSING = { python: "/nonexistent/python3", go: "/nonexistent/go" };
 const TEMPLATE_TOOLS = JSON.parse(readFileSync(join(TEMPLATES_DIR, "..", "test", "fixtures", "template-tools.json"), "utf8")) as unknown;
@@ -51,3 +52,8 @@ for (const lang of FALLBACK_LANGUAGES) for (const variant of TEMPLATE_NAMES) {
     await assert.rejects(generateManifest(dir, { toolchain: MISSING }), /was not found, so the (Python|Go) tools cannot be read/);
   });
 }
+
+test(`${PRECOMPUTED_FILE} is exactly what \`npm run data:fallback\` writes now`, { ...requires("python3", "go"), timeout: 300_000 }, async () => {
+  const committed = readFileSync(join(PACKAGE_ROOT, PRECOMPUTED_FILE), "utf8");
+  assert.equal(committed, renderPrecomputed(await computeAll()), `${PRECOMPUTED_FILE} is stale; ${REGENERATE}`);
+});

@@ -2,7 +2,7 @@
  * The precomputed fallback: when python3 or go is missing on the machine that scaffolds, a
  * project whose tool sources are still exactly the template's (every file the extractor would
  * read matches its template, placeholders aside) gets the tools and bindings extracted from those
- * very sources ahead of time (precomputed.ts). test/manifest/fallback.test.ts proves the data
+ * very sources ahead of time (data/generated/precomputed-extractions.json). test/manifest/fallback.test.ts proves the data
  * equals a fresh extraction of a freshly scaffolded template, and that the template hashes
  * recorded here are the current ones, so the data cannot go stale silently.
  */
@@ -21,18 +21,38 @@ export function sha256(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/** A template file as a pattern: literal text, each `{{...}}` one line's worth of anything. */
-export function templatePattern(template: string): RegExp | undefined {
-  if (/\{\{[#/^>]/.test(template)) return undefined; // blocks and partials: not a line-local substitution
-  const parts = template.split(/\{\{\{?[^}]*\}?\}\}/);
-  const escaped = parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${escaped.join("[^\\n]*?")}$`, "s");
+const SUBSTITUTION = /\{\{\{?[^}\n]*\}?\}\}/;
+
+/** One line against one template line whose substitutions are free text: each literal part at its leftmost place after the previous one (optimal for such a pattern, and linear). */
+function lineMatches(line: string, parts: readonly string[]): boolean {
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  if (!line.startsWith(first)) return false;
+  if (parts.length === 1) return line.length === first.length;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = line.indexOf(part, at);
+    if (found < 0) return false;
+    at = found + part.length;
+  }
+  return line.length - last.length >= at && line.endsWith(last);
+}
+
+/**
+ * True when `content` is the template with each `{{...}}` replaced by one line's worth of anything
+ * (a template with blocks or partials never matches). Compared line by line, in
+ * time linear in the content, whatever it holds.
+ */
+export function matchesTemplateText(content: string, template: string): boolean {
+  if (/\{\{[#/^>]/.test(template)) return false;
+  const lines = content.split("\n");
+  const templateLines = template.split("\n");
+  return lines.length === templateLines.length && templateLines.every((t, i) => lineMatches(lines[i]!, t.split(SUBSTITUTION)));
 }
 
 function matchesTemplate(content: string, templatePath: string): boolean {
   const raw = readFileSync(templatePath, "utf8");
-  if (!templatePath.endsWith(".hbs")) return raw === content;
-  return templatePattern(raw)?.test(content) ?? false;
+  return templatePath.endsWith(".hbs") ? matchesTemplateText(content, raw) : raw === content;
 }
 
 function substitute(text: string, pyModule: string, goModule: string): string {

@@ -42,7 +42,7 @@ export function plainComment(node: ts.Node): string | undefined {
   const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line;
   const endLine = lineOf(node.end);
   const clean = (raw: string) =>
-    normaliseText(raw.startsWith("//") ? raw.slice(2) : raw.replace(/^\/\*+/, "").replace(/\*\/$/, "").replace(/^\s*\* ?/gm, ""));
+    normaliseText(raw.startsWith("//") ? raw.slice(2) : raw.replace(/^\/\*+/, "").replace(/\*\/$/, "").replace(/^[ \t]*\* ?/gm, ""));
   let trailingPos = node.end;
   // A trailing `;` or `,` belongs to the member.
   while (trailingPos < text.length && (text[trailingPos] === ";" || text[trailingPos] === ",")) trailingPos++;
