@@ -246,6 +246,8 @@ function prebuiltTargets(project: Project, spec: BuildOptions["targets"]): Platf
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const step = options.step ?? plainStep;
   const project = readProject(options.projectDir);
+  const dist = options.outDir ?? join(project.dir, "dist");
+  checkOutputFolder(project.dir, dist);
   const runtime = options.runtime ?? "node";
   if (project.language !== "ts" && (runtime !== "node" || options.snapshot || options.codeCache)) {
     throw new ExecutaError(`--runtime, --snapshot and --code-cache apply to TypeScript plugins only, not ${project.language}`);
@@ -267,8 +269,6 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     notes.push(`linux-armv7l is left out: ${runtime === "bun" ? "Bun" : `Node ${NODE_VERSION}`} has no linux-armv7l build on the npm registry`);
   }
   const plan: Plan = { project, options: { ...options, runtime }, host, targets };
-  const dist = options.outDir ?? join(project.dir, "dist");
-  checkOutputFolder(project.dir, dist);
   const output = await buildInto(plan, dist, options.verify !== false, step);
   const reproducible = options.reproducibleCheck ? await checkReproducible(plan, dist, output.written, step) : undefined;
   const urls = binaryUrls(output.archives, options.baseUrl);

@@ -122,7 +122,7 @@ export const createCommandFor = (program: "executa" | "create-executa") => defin
   async run(argv) {
     let args: CreateArgs = { ...argv, displayName: argv["display-name"], toolId: argv["tool-id"], goModule: argv["go-module"] };
     const { makeSpec, nameProblem, scaffold } = await import("../scaffold/index.js");
-    const { resolvePackageManager, resolveTemplate } = await import("../project/index.js");
+    const { resolveLanguage, resolvePackageManager, resolveTemplate } = await import("../project/index.js");
     const packageManager = await resolvePackageManager(argv["package-manager"]);
     if (argv.template !== undefined) args.template = resolveTemplate(argv.template); // a bad value fails before any question
     const interactive = canPrompt(args.yes);
@@ -135,8 +135,9 @@ export const createCommandFor = (program: "executa" | "create-executa") => defin
     }
     const dir = args.dir ?? args.name ?? DEFAULT_NAME;
     const name = args.name ?? basename(dir);
-    if (!args.name && nameProblem(name)) {
-      throw new ExecutaError(`the folder name '${name}' is not a valid project name: ${nameProblem(name)}`, {
+    const problem = nameProblem(name, resolveLanguage(args.lang ?? "ts"));
+    if (!args.name && problem) {
+      throw new ExecutaError(`the folder name '${name}' is not a valid project name: ${problem}`, {
         hint: `pass a name, e.g. --name ${DEFAULT_NAME}`,
       });
     }

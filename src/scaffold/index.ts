@@ -10,6 +10,7 @@ import { workflowMatrix } from "../builder/targets/index.js";
 import { packageManagerContext } from "./package-manager.js";
 import { readVariant, renderProject, type RenderedFile } from "./render.js";
 import type { ProjectSpec } from "./spec.js";
+import { fromSourceCheckout, TOOLCHAIN_SPEC } from "./executa-command.js";
 import { gitInit, installDependencies, type StepResult } from "./steps.js";
 import { RECORD_FILE, recordOf, recordText } from "./upgrade/record.js";
 import { checkTarget, writeProject } from "./write.js";
@@ -53,13 +54,12 @@ export interface ScaffoldResult {
   next: string[];
 }
 
-/** What every generated file names: this version's range on the registry (never a path of this machine). */
-export const TOOLCHAIN_SPEC = `^${PACKAGE_VERSION}`;
+export { executaCommand, TOOLCHAIN_SPEC } from "./executa-command.js";
 
 /** The toolchain to install instead of the registry's: --toolchain, or this source checkout. */
 function localToolchain(option: string | undefined): string | undefined {
   if (option) return option;
-  return PACKAGE_ROOT.split(/[\\/]/).includes("node_modules") ? undefined : PACKAGE_ROOT;
+  return fromSourceCheckout() ? PACKAGE_ROOT : undefined;
 }
 
 /** How the user runs the toolchain from inside the new project `dir` (printed, never written into a file). */

@@ -20,13 +20,31 @@ test("names that break npm, Python or Go are refused with the reason", () => {
     ["1plugin", /start with a lowercase letter/],
     ["my--plugin", /single/],
     ["my plugin", /lowercase letters, digits/],
-    ["http", /reserved on npm/],
-    ["import", /Python keyword/],
-    ["json", /shadow Python's standard library/],
     ["a".repeat(65), /longer than 64/],
   ];
-  for (const [name, why] of cases) assert.match(nameProblem(name) ?? "", why, name);
-  assert.equal(nameProblem("my-plugin2"), undefined);
+  for (const [name, why] of cases) for (const lang of [undefined, "ts", "python", "go"] as const) assert.match(nameProblem(name, lang) ?? "", why, `${name} ${lang}`);
+  assert.equal(nameProblem("my-plugin2", "ts"), undefined);
+  assert.match(nameProblem("http", "ts") ?? "", /reserved on npm/);
+  assert.match(nameProblem("import", "python") ?? "", /Python keyword/);
+  assert.match(nameProblem("json", "python") ?? "", /shadow Python's standard library/);
+});
+
+test("a language's name rules apply to its projects only: npm's to TypeScript, Python's to Python", () => {
+  assert.equal(nameProblem("http", "go"), undefined, "a Node built-in name is no Go problem");
+  assert.equal(nameProblem("os", "go"), undefined);
+  assert.equal(nameProblem("json", "ts"), undefined, "a Python standard-library name is no TypeScript problem");
+  assert.equal(nameProblem("fs", "python"), undefined, "a Node built-in name is no Python problem");
+  assert.match(nameProblem("os", "ts") ?? "", /reserved on npm/);
+  assert.match(nameProblem("http", "python") ?? "", /shadow Python's standard library/);
+  assert.equal(makeSpec({ lang: "python", name: "fs" }).pyModule, "fs");
+  assert.equal(makeSpec({ lang: "go", name: "os", goModule: "example.com/os" }).goModule, "example.com/os");
+  assert.equal(makeSpec({ lang: "go", name: "http" }).goModule, "http", "'http' is no standard-library package (net/http is)");
+  assert.throws(() => makeSpec({ lang: "ts", name: "http" }), /reserved on npm/);
+});
+
+test("a Go module path that is a standard-library package is refused: it would make every import of that package ambiguous", () => {
+  assert.throws(() => makeSpec({ lang: "go", name: "os" }), /invalid Go module path 'os': 'os' is a package of Go's standard library/);
+  assert.throws(() => makeSpec({ lang: "go", name: "ok", goModule: "net/http" }), /standard library/);
 });
 
 test("an unknown language lists the valid ones, never falls back", () => {

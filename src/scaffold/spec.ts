@@ -2,6 +2,7 @@
 import { builtinModules } from "node:module";
 import { ExecutaError } from "../common/errors.js";
 import { DEFAULT_TEMPLATE, resolveLanguage, resolveTemplate, type Language, type TemplateName } from "../project/index.js";
+import goStd from "../../data/generated/go-std-packages.json" with { type: "json" };
 import pythonStdlib from "./python-stdlib.json" with { type: "json" };
 
 export { LANGUAGES, LANGUAGE_NAMES, resolveLanguage, type Language } from "../project/index.js";
@@ -41,6 +42,7 @@ const PY_KEYWORDS = new Set([
 ]);
 const PY_STDLIB = new Set<string>(pythonStdlib);
 const NPM_RESERVED = new Set(["node_modules", "favicon.ico", ...builtinModules]);
+const GO_STD = new Set<string>(goStd.packages);
 
 export const NAME_PATTERN = /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$/;
 export const TOOL_ID_PATTERN = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/;
@@ -52,17 +54,27 @@ export function pythonModuleOf(name: string): string {
   return name.replace(/[-.]/g, "_");
 }
 
-/** Why a project name is unusable, or undefined when it is fine. */
-export function nameProblem(name: string): string | undefined {
+/**
+ * Why a project name is unusable, or undefined when it is fine. The rules of a language apply to
+ * its projects only (npm's to TypeScript, Python's to Python); without `lang`, only the shape.
+ */
+export function nameProblem(name: string, lang?: Language): string | undefined {
   if (!name) return "the name is empty";
   if (name.length > 64) return "the name is longer than 64 characters";
   if (!NAME_PATTERN.test(name)) {
     return "the name must start with a lowercase letter and hold only lowercase letters, digits and single - _ . between them (it becomes an npm package, a Python module and a Go module path)";
   }
-  if (NPM_RESERVED.has(name)) return `'${name}' is reserved on npm (a Node built-in module)`;
+  if (lang === "ts" && NPM_RESERVED.has(name)) return `'${name}' is reserved on npm (a Node built-in module)`;
   const mod = pythonModuleOf(name);
-  if (PY_KEYWORDS.has(mod)) return `'${mod}' is a Python keyword and cannot be imported`;
-  if (PY_STDLIB.has(mod)) return `'${mod}' would shadow Python's standard library module of that name`;
+  if (lang === "python" && PY_KEYWORDS.has(mod)) return `'${mod}' is a Python keyword and cannot be imported`;
+  if (lang === "python" && PY_STDLIB.has(mod)) return `'${mod}' would shadow Python's standard library module of that name`;
+  return undefined;
+}
+
+/** Why a Go module path is unusable, or undefined when it is fine. */
+export function goModuleProblem(path: string): string | undefined {
+  if (!GO_MODULE_PATTERN.test(path)) return "a Go module path is lowercase host-like first element, then /-separated path elements";
+  if (GO_STD.has(path)) return `'${path}' is a package of Go's standard library, so every import of it would be ambiguous and nothing would build`;
   return undefined;
 }
 
@@ -81,7 +93,7 @@ function titleCase(name: string): string {
 export function makeSpec(answers: ProjectAnswers & { lang: string; name: string }): ProjectSpec {
   const lang = resolveLanguage(answers.lang);
   const name = answers.name.trim();
-  requireValid(nameProblem(name), `name '${name}'`, "--name my-plugin");
+  requireValid(nameProblem(name, lang), `name '${name}'`, "--name my-plugin");
   const toolId = (answers.toolId ?? name).trim();
   requireValid(
     TOOL_ID_PATTERN.test(toolId) ? undefined : "a tool id holds lowercase letters, digits, '.', '_' and '-', starts and ends with a letter or digit, and is at most 128 characters",
@@ -89,11 +101,7 @@ export function makeSpec(answers: ProjectAnswers & { lang: string; name: string 
     "--tool-id tool-acme-my-plugin",
   );
   const goModule = (answers.goModule ?? name).trim();
-  requireValid(
-    GO_MODULE_PATTERN.test(goModule) ? undefined : "a Go module path is lowercase host-like first element, then /-separated path elements",
-    `Go module path '${goModule}'`,
-    "--go-module github.com/acme/my-plugin",
-  );
+  requireValid(lang === "go" ? goModuleProblem(goModule) : undefined, `Go module path '${goModule}'`, "--go-module github.com/acme/my-plugin");
   const license = (answers.license ?? "MIT").trim();
   requireValid(SPDX_PATTERN.test(license) ? undefined : "use an SPDX identifier or expression", `license '${license}'`, "--license Apache-2.0");
   const displayName = answers.displayName?.trim() || titleCase(name);

@@ -3,10 +3,10 @@
  * project's code is never imported and nothing of the project runs. The interpreter is python3 from
  * PATH outside the project (never its .venv), started isolated: `-I` (no PYTHON* variable, no user
  * site-packages, neither the script's nor the current folder on sys.path), `-S` (no site module, so
- * no .pth file of any environment is processed), `-B` (no bytecode written), and with every PYTHON*
- * variable left out of its environment.
+ * no .pth file of any environment is processed), `-B` (no bytecode written), with every PYTHON*
+ * variable left out of its environment, in the helper's own folder.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ExecutaError } from "../../common/errors.js";
 import { HELPERS_DIR } from "../../common/package-info.js";
 import { precomputedExtraction } from "../fallback/index.js";
@@ -25,7 +25,8 @@ export async function extractPython(project: SourceProject, python?: string): Pr
   try {
     if (!command) throw new ToolchainMissing("python3 was not found");
     const args = [...PYTHON_ISOLATION, PYTHON_HELPER, project.dir];
-    const { hostCalls, ...out } = await runHelper(command, args, project.dir, "Python extractor", helperEnv(/^PYTHON/i));
+    // Started in the helper's folder: a version file of the project's (pyenv's .python-version) chooses nothing.
+    const { hostCalls, ...out } = await runHelper(command, args, dirname(PYTHON_HELPER), "Python extractor", helperEnv(/^PYTHON/i));
     return { ...out, ...resolveToolHostCalls("python", hostCalls), via: "python" };
   } catch (error) {
     if (!(error instanceof ToolchainMissing)) throw error;

@@ -11,9 +11,10 @@ import { TEMPLATES_DIR } from "../../common/package-info.js";
 import { generateManifest, writeOutputs, type Generated } from "../../manifest/index.js";
 import { formatDiagnostic, hasErrors } from "../../protocol/index.js";
 import {
-  execBin, LANGUAGES, languagePath, loadProject, packageManagerOfProject, projectVenv, pyModuleOf, runScript, type Language, type SourceProject,
+  LANGUAGES, languagePath, loadProject, packageManagerOfProject, projectVenv, pyModuleOf, runScript, type Language, type SourceProject,
 } from "../../project/index.js";
 import { commentLine } from "../escape.js";
+import { executaCommand } from "../executa-command.js";
 import { renderTemplateFile, type RenderedFile } from "../render.js";
 import { removeCreated, writeProject } from "../write.js";
 import { goIdentifiers, toolContext, type NewTool } from "./context.js";
@@ -110,8 +111,8 @@ async function render(lang: Language, layout: ToolLayout, context: object): Prom
 function nextSteps(project: SourceProject, layout: ToolLayout): string[] {
   const pm = { name: packageManagerOfProject(project.dir) };
   const test = { ts: runScript(pm, "test"), python: `${projectVenv(project.dir) ? ".venv/bin/python" : "python3"} -m pytest`, go: "go test ./..." }[project.language];
-  const manifest = project.language === "ts" ? execBin(pm, "executa manifest") : "executa manifest";
-  return [`write the tool in ${layout.tool} and its test in ${layout.test}`, `run ${test}`, `run ${manifest} after changing its parameters`];
+  const executa = executaCommand(pm, project.language === "ts");
+  return [`write the tool in ${layout.tool} and its test in ${layout.test}`, `run ${test}`, `run ${executa} manifest after changing its parameters`];
 }
 
 export async function addTool(options: AddToolOptions): Promise<AddToolResult> {

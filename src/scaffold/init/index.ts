@@ -12,9 +12,10 @@ import {
   checkProjectPaths, EXECUTA_JSON, manifestFromPlugin, nativePlatformOf, readExecutaJson, type ExecutaType, type JsonObject,
 } from "../../project/index.js";
 import { formatDiagnostic, type Diagnostic } from "../../protocol/index.js";
+import { executaCommand } from "../executa-command.js";
 import { TOOL_ID_PATTERN } from "../spec.js";
 import { writeProject } from "../write.js";
-import { annaCommand, executaJsonFor } from "./executa-json.js";
+import { annaCommand, executaJsonFor, type AdoptedCommand } from "./executa-json.js";
 import { choosePlugin, type Chooser } from "./plugin.js";
 import { adoptedWorkflow, WORKFLOW_PATH } from "./workflow.js";
 
@@ -116,7 +117,8 @@ export async function adoptPlugin(options: InitOptions): Promise<InitResult> {
       exitCode: ExitCode.Failed,
     });
   }
-  const command = choice.command ?? annaCommand(dir, choice.type, choice.entry!, toolId);
+  const launchCommand: AdoptedCommand = choice.command ? { command: choice.command } : annaCommand(dir, choice.type, choice.entry!, toolId);
+  const command = launchCommand.command;
   const executaJson = executaJsonFor(choice, toolId, manifest, command);
   const files = [
     { path: EXECUTA_JSON, content: JSON.stringify(executaJson, null, 2) + "\n" },
@@ -150,9 +152,18 @@ export async function adoptPlugin(options: InitOptions): Promise<InitResult> {
     tools: Array.isArray(manifest.tools) ? manifest.tools.length : 0,
     files: state.map((f) => ({ path: f.path, status: f.existing !== undefined ? "unchanged" : options.dryRun ? "would-write" : "written" })),
     warnings: diagnostics.filter((d) => d.severity === "warning"),
-    notes: choice.entry ? [] : ['executa.json names no "entry", so `executa build` cannot tell which file to package: add "entry" (the file that starts the plugin)'],
-    next: [`executa test${at}`, `executa dev${at} --describe`, `executa manifest${at} --check`, `executa build${at}`],
+    notes: [
+      ...(launchCommand.note ? [launchCommand.note] : []),
+      ...(choice.entry ? [] : ['executa.json names no "entry", so `executa build` cannot tell which file to package: add "entry" (the file that starts the plugin)']),
+    ],
+    next: nextSteps(at),
   };
+}
+
+/** Init's next steps, with a command that runs here (an adopted project has no toolchain of its own). */
+function nextSteps(at: string): string[] {
+  const executa = executaCommand({ name: "npm" }, false);
+  return [`${executa} test${at}`, `${executa} dev${at} --describe`, `${executa} manifest${at} --check`, `${executa} build${at}`];
 }
 
 async function workflowFor(dir: string, type: ExecutaType, entry: string | undefined, toolId: string, toolchainSpec: string): Promise<string> {
