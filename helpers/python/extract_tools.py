@@ -246,7 +246,8 @@ class Project:
                 self.errors.append({"severity": "error", "message": "syntax error: %s" % e.msg, "file": rel, "line": e.lineno or 1, "column": e.offset or 1})
                 continue
             except (ValueError, RecursionError, MemoryError) as e:
-                self.errors.append({"severity": "error", "message": "cannot parse the file: %s" % e, "file": rel, "line": 1, "column": 1})
+                why = str(e) or ("it nests deeper than Python's parser can go" if isinstance(e, (RecursionError, MemoryError)) else type(e).__name__)
+                self.errors.append({"severity": "error", "message": "cannot parse the file: %s" % why, "file": rel, "line": 1, "column": 1, "hint": "split the deeply nested expression into named parts"})
                 continue
             except OSError as e:
                 self.errors.append({"severity": "error", "message": "cannot read the file: %s" % (e.strerror or e), "file": rel, "line": 1, "column": 1})
