@@ -95,6 +95,33 @@ test("a version mismatch between executa.json and package.json is an error; --sy
   assert.equal(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).version, "1.1.0");
 });
 
+test("--sync-version edits executa.json as JSON: the top-level version, never a nested one, in the file's own indentation and key order", () => {
+  const dir = tsProject({ "src/tools.ts": TOOLS });
+  const nested = {
+    distribution: { profiles: { binary: { version: "0.0.9", type: "binary" } } },
+    tool_id: "tool-dev-fixture", type: "node", display_name: "Fixture", description: "A fixture plugin.", version: "1.0.0",
+  };
+  writeFileSync(join(dir, "executa.json"), JSON.stringify(nested, null, 4) + "\n");
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "fixture", version: "1.2.0", type: "module" }));
+  const synced = executa(dir, "--sync-version");
+  assert.equal(synced.code, 0, synced.stderr);
+  const text = readFileSync(join(dir, "executa.json"), "utf8");
+  assert.deepEqual(JSON.parse(text), { ...nested, version: "1.2.0" }, "only the top-level version changed");
+  assert.equal(text, JSON.stringify({ ...nested, version: "1.2.0" }, null, 4) + "\n");
+  assert.equal(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).version, "1.2.0");
+});
+
+test("--strict flags the placeholder descriptions add tool writes (TODO: describe ...), at their source", () => {
+  const dir = tsProject({ "src/tools.ts": TOOLS.replace("Add two numbers.", "TODO: describe what add does.").replace("The second.", "TODO: describe b.") });
+  const loose = executa(dir);
+  assert.equal(loose.code, 0, loose.stderr);
+  assert.match(loose.stderr, /warning: the tool add still has a placeholder description/);
+  const strict = executa(dir, "--strict", "--check");
+  assert.equal(strict.code, 2);
+  assert.match(strict.stderr, /src\/tools\.ts:\d+:\d+: error: the tool add still has a placeholder description \("TODO: describe what add does\."\)/);
+  assert.match(strict.stderr, /src\/tools\.ts:\d+:\d+: error: the parameter b of add still has a placeholder description/);
+});
+
 test("--from-plugin: describe from any running plugin, validated, written and checked", () => {
   const manifest = { name: "live", version: "2.0.0", description: "Live.", display_name: "Live", tools: [{ name: "ping", description: "Ping.", parameters: [] }] };
   const dir = writeProject({
