@@ -7,7 +7,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 import { exec, tail } from "../common/exec.js";
-import { projectVenv, requirePython, type PythonEntry } from "../project/index.js";
+import { MANIFEST_PATH, projectVenv, requirePython, type PythonEntry } from "../project/index.js";
 import type { PlatformKey } from "../protocol/index.js";
 
 export type PythonLayout = "onedir" | "onefile";
@@ -88,7 +88,7 @@ function launcherOf(options: PyInstallerOptions): { script: string; collect?: st
  * the executable (onefile), or the folder holding the executable and its `_internal/` (onedir).
  */
 export async function pyinstallerBuild(options: PyInstallerOptions): Promise<string> {
-  const manifest = join(options.projectDir, "manifest.json");
+  const manifest = join(options.projectDir, MANIFEST_PATH);
   const { script, collect } = launcherOf(options);
   const result = await exec(
     options.tool.python,

@@ -1,11 +1,12 @@
 /** Points manifest diagnostics (JSON paths) at the source declarations they come from. */
+import { EXECUTA_JSON } from "../project/index.js";
 import type { Diagnostic } from "../protocol/index.js";
 import type { ToolLocation } from "./model.js";
 
 const PATH = /^\$\.tools\[(\d+)\](?:\.parameters\[(\d+)\])?/;
 
 /** Plugin-level paths point at executa.json, where those fields are set. */
-export function attachLocations(diagnostics: Diagnostic[], locations: (ToolLocation | undefined)[], pluginFile = "executa.json"): Diagnostic[] {
+export function attachLocations(diagnostics: Diagnostic[], locations: (ToolLocation | undefined)[], pluginFile = EXECUTA_JSON): Diagnostic[] {
   return diagnostics.map((d) => {
     if (d.file || !d.path) return d;
     const m = PATH.exec(d.path);

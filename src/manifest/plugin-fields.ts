@@ -1,6 +1,6 @@
 /** The manifest's plugin-level fields: name, version and the rest, from executa.json (and package.json / pyproject.toml). */
 import { PLUGIN_LEVEL_FIELDS, type Diagnostic, type Json, type Manifest, type ToolDefinition } from "../protocol/index.js";
-import type { SourceProject } from "../project/index.js";
+import { EXECUTA_JSON, type SourceProject } from "../project/index.js";
 
 function personName(value: unknown): string | undefined {
   if (typeof value === "string") return value;
@@ -37,7 +37,7 @@ export function pluginLevelManifest(project: SourceProject, tools: ToolDefinitio
   const diagnostics: Diagnostic[] = [];
   const e = project.executaJson ?? {};
   const pkg = packageFields(project);
-  const where = (key: string): Pick<Diagnostic, "file" | "path"> => ({ file: "executa.json", path: `$.${key}` });
+  const where = (key: string): Pick<Diagnostic, "file" | "path"> => ({ file: EXECUTA_JSON, path: `$.${key}` });
 
   let name = typeof e.tool_id === "string" && e.tool_id !== "" ? e.tool_id : undefined;
   if (!name) {

@@ -11,7 +11,7 @@ import { TEMPLATES_DIR } from "../../common/package-info.js";
 import { generateManifest, writeOutputs, type Generated } from "../../manifest/index.js";
 import { formatDiagnostic, hasErrors } from "../../protocol/index.js";
 import {
-  LANGUAGES, languagePath, loadProject, packageManagerOfProject, projectVenv, pyModuleOf, runScript, type Language, type SourceProject,
+  bindingsFileName, LANGUAGES, languagePath, loadProject, packageManagerOfProject, projectVenv, pyModuleOf, runScript, type Language, type SourceProject,
 } from "../../project/index.js";
 import { commentLine } from "../escape.js";
 import { executaCommand } from "../executa-command.js";
@@ -83,7 +83,7 @@ async function currentManifest(dir: string): Promise<Generated> {
 
 /** Go: the identifiers the tool declares must be free in package main (whole words of any .go file there). */
 function checkGoIdentifiers(project: SourceProject, tool: NewTool): void {
-  const sources = readdirSync(project.dir).filter((f) => f.endsWith(".go") && f !== "executa_bindings.go");
+  const sources = readdirSync(project.dir).filter((f) => f.endsWith(".go") && f !== bindingsFileName("go"));
   const ids = goIdentifiers(tool);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice) refuse(`the tool '${tool.name}' would declare ${twice} twice (its arguments type and an enum type, or two enum types)`, "rename the parameter");
