@@ -45,7 +45,8 @@ function unusedCapabilities(hostCalls: HostCall[][], declared: unknown[], execut
   if (calls.some((c) => c.method === undefined)) return [];
   const out: Diagnostic[] = [];
   declared.forEach((cap, index) => {
-    if (typeof cap !== "string" || !isHostCapability(cap)) return;
+    // A capability with no Executa wire method (llm.audio.*, app-side ones) has no helper to look for.
+    if (typeof cap !== "string" || !isHostCapability(cap) || HOST_CAPABILITIES[cap].methods.length === 0) return;
     if (calls.some((c) => capabilitiesForMethod(c.method!).includes(cap))) return;
     const sends = HOST_CAPABILITIES[cap].methods.map(showMethod).join(" or ");
     out.push({

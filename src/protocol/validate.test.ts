@@ -51,7 +51,7 @@ const ERRORS: [string, (m: any) => void, string][] = [
   ["credential case", (m) => (m.credentials[0].name = "apiKey"), '$.credentials[0].name: credential name "apiKey" must be UPPER_SNAKE_CASE'],
   ["credential as parameter", (m) => (m.tools[0].parameters[0].name = "api_key"), "$.tools[0].parameters[0].name: parameter 'api_key' is also the credential API_KEY"],
   ["unknown capability", (m) => m.host_capabilities.push("llm.telepathy"), '$.host_capabilities[2]: unknown host capability "llm.telepathy"'],
-  ["app-only capability", (m) => m.host_capabilities.push("aps.scope.user.read"), "belongs in an app manifest"],
+  ["capability off the allow-list", (m) => m.host_capabilities.push("storage.user"), "not on the platform's allow-list"],
   ["input_schema", (m) => (m.tools[0].input_schema = { type: "object" }), "$.tools[0].input_schema: MCP-style input_schema is not read by the host"],
   ["timeout", (m) => (m.tools[0].timeout = 0), "$.tools[0].timeout: timeout must be a whole number of seconds above 0"],
   ["duplicate parameter", (m) => m.tools[0].parameters.push(structuredClone(m.tools[0].parameters[0])), "parameter 'p' appears twice"],

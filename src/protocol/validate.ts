@@ -1,4 +1,4 @@
-import { HOST_CAPABILITIES, isHostCapability } from "./capabilities.js";
+import { isHostCapability, unknownCapabilityMessage } from "./capabilities.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { MANIFEST_KEY_ORDER, PARAMETER_KEY_ORDER, PARAMETER_TYPES, TOOL_KEY_ORDER } from "./manifest.js";
 
@@ -238,8 +238,10 @@ function validateHostCapabilities(c: Collector, value: unknown): void {
   value.forEach((cap, i) => {
     const path = `$.host_capabilities[${i}]`;
     if (typeof cap !== "string") c.error(path, "a host capability must be a string");
-    else if (cap.startsWith("aps.scope.")) c.error(path, `${cap} belongs in an app manifest, not a plugin's`, "remove it from the plugin");
-    else if (!isHostCapability(cap)) c.error(path, `unknown host capability ${JSON.stringify(cap)}`, `use one of ${Object.keys(HOST_CAPABILITIES).join(", ")}`);
+    else if (!isHostCapability(cap)) {
+      const { message, hint } = unknownCapabilityMessage(cap);
+      c.error(path, message, hint);
+    }
     else if (seen.has(cap)) c.warning(path, `${cap} is listed twice`);
     if (typeof cap === "string") seen.add(cap);
   });
