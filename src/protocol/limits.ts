@@ -3,7 +3,18 @@ export const PROTOCOL_V2 = "2.0";
 
 /** The longest frame, without its newline, that a plugin or host must accept. */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
-/** Responses whose serialised frame is larger than this go by file transport. */
+/**
+ * The platform's limit on one invoke result frame (without its newline): Anna's agent and its
+ * local-dev runtime replace a larger one with RESULT_TOO_LARGE, and our runtimes answer with that
+ * error themselves (docs/runtime-contract.md).
+ */
+export const MAX_RESULT_BYTES = 4 * 1024 * 1024;
+/** `error.data.errorCode` of a result over MAX_RESULT_BYTES, as the platform writes it. */
+export const RESULT_TOO_LARGE = "RESULT_TOO_LARGE";
+/** The notification a running tool sends: `{context: {invoke_id}, type, data}`; the platform relays it to the invoke's job. */
+export const PROGRESS_METHOD = "executa/progress";
+export const PROGRESS_TYPES = ["progress", "tool_update"] as const;
+/** Older plugins (the official SDKs) answer results above this by file transport; ours never do. */
 export const FILE_TRANSPORT_THRESHOLD_BYTES = 512 * 1024;
 export const FILE_TRANSPORT_KEY = "__file_transport";
 
