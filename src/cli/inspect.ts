@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color } from "../common/term.js";
-import { defineCommand, JSON_OPTION } from "./command.js";
+import { defineCommand, jsonOption } from "./command.js";
 import {
   credentialsFrom, GENERATED_FILES, launchFrom, manifestRegenerator, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules,
 } from "./plugin-options.js";
@@ -34,15 +34,15 @@ export const inspectCommand = defineCommand({
   command: "inspect [dir]",
   describe: "The web workbench: a page on 127.0.0.1 with a form per tool, results, the full trace, the mock host's controls, conformance and fixture export",
   usage: `$0 inspect ${PLUGIN_USAGE}\n\nStarts the plugin like \`executa dev\` and serves a web page for it on 127.0.0.1. The printed URL carries a random token; the page refuses requests without it. Ctrl-C stops the plugin and the server.`,
-  dashDash: true,
+  dashDash: "start the plugin with this command instead of the one detected from the folder, run in `dir`",
   untilInterrupted: true,
   options: {
-    port: { type: "number", default: 0, describe: "Serve on this port of 127.0.0.1 (default: a free one)" },
+    port: { value: "<n>", type: "number", default: 0, describe: "Serve on this port of 127.0.0.1 (default: a free one)" },
     open: { type: "boolean", default: false, describe: "Open the page in the desktop's browser" },
     watch: { type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (the page shows a banner meanwhile)" },
     ...MOCK_HOST_OPTIONS,
-    credential: { type: "string", array: true, describe: "NAME=VALUE passed in every invoke's context.credentials (repeatable; the page can set more, in memory only)" },
-    ...JSON_OPTION,
+    credential: { doc: "a credential in every invoke's `context.credentials` (repeatable)", type: "string", array: true, describe: "NAME=VALUE passed in every invoke's context.credentials (repeatable; the page can set more, in memory only)" },
+    ...jsonOption("print one object `{status, url, port, launch}` on stdout once the page is served"),
   },
   examples: [
     ["$0 inspect", "serve the workbench for the plugin in this folder; open the URL it prints"],

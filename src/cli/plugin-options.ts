@@ -3,17 +3,19 @@ import { resolve } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 import type { DetectedLaunch, MockHostOptions, UnusedRule } from "../host/index.js";
 import { GENERATED_FILE_NAMES } from "../project/index.js";
-import { commandAfterDashes } from "./command.js";
+import { commandAfterDashes, type OptionTable } from "./command.js";
 
 export const MOCK_HOST_OPTIONS = {
-  sampling: { type: "string", describe: "How the mock host answers sampling: a canned reply text, 'echo', or 'rules:FILE.jsonl'" },
+  sampling: { value: "<text|echo|rules:FILE.jsonl>", doc: "how the mock host answers sampling: a canned reply text, `echo`, or the rules of a JSONL file", type: "string", describe: "How the mock host answers sampling: a canned reply text, 'echo', or 'rules:FILE.jsonl'" },
   mock: {
+    value: "<FILE.jsonl>",
+    doc: "answer reverse requests from these rules first (repeatable; see [the mock host](#the-mock-host))",
     type: "string",
     array: true,
     describe: "Answer reverse requests from this JSONL rule file first (repeatable): anna-app's {ns, method, match, result | events} rows or our {method, match, result | error}; first match wins, a row without match is the fallback",
   },
-  storage: { type: "string", describe: "Keep the mock host's storage, files and uploads in this folder instead of memory" },
-} as const;
+  storage: { value: "<dir>", type: "string", describe: "Keep the mock host's storage, files and uploads in this folder instead of memory" },
+} as const satisfies OptionTable;
 
 export const PLUGIN_USAGE = "[dir] [options] [-- <command> [args...]]";
 
