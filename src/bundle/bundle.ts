@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import * as esbuild from "esbuild";
+import type * as esbuild from "esbuild";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { formatDiagnostic, type Diagnostic } from "../protocol/index.js";
 
@@ -110,7 +110,8 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
   }
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;
   try {
-    result = await esbuild.build({
+    const { build } = await import("esbuild");
+    result = await build({
       ...(options.entrySource
         ? { stdin: { contents: options.entrySource, resolveDir: join(projectDir, "src"), sourcefile: "executa-snapshot-entry.js", loader: "js" } }
         : { entryPoints: [resolve(projectDir, entry)] }),

@@ -1,6 +1,8 @@
 /** `executa build`: single executables for Anna's platforms, archives, checksums, SBOM, build.json, verified. */
 import { resolve } from "node:path";
-import { BUILD_FLAGS, type BuildReport } from "../builder/index.js";
+// The flag table alone, not the builder index: every command line loads it, and the builder is heavy.
+import { BUILD_FLAGS } from "../builder/flags.js";
+import type { BuildReport } from "../builder/index.js";
 import { flagValues } from "../common/options.js";
 import { ExitCode } from "../common/errors.js";
 import { color, withSpinner } from "../common/term.js";
