@@ -2,8 +2,9 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Response } from "../host/index.js";
+import type { Workbench } from "../workbench/index.js";
 import { ExecutaError, ExitCode } from "../common/errors.js";
-import { color } from "../common/term.js";
+import { color, printable } from "../common/term.js";
 import { defineCommand } from "./command.js";
 import { printJson } from "./run.js";
 import {
@@ -20,6 +21,19 @@ function parseArgs(text: string | undefined): Record<string, unknown> {
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new ExecutaError("--args must be a JSON object", { hint: `e.g. --args '{"text": "hi"}'` });
   return value as Record<string, unknown>;
+}
+
+/** A one-shot's answer; a plugin that exits or falls silent before answering is one clear error. */
+async function oneShotAnswer(what: string, workbench: Workbench, ask: () => Promise<Response>): Promise<Response> {
+  const { PluginExited, RpcTimeout } = await import("../host/index.js");
+  try {
+    return await ask();
+  } catch (error) {
+    if (!(error instanceof PluginExited || error instanceof RpcTimeout)) throw error;
+    const tail = workbench.session?.stderr.trim().split("\n").slice(-3).join(" / ");
+    const message = error instanceof PluginExited ? `${error.message.replace(/^the plugin exited/, "the plugin exited during " + what)}` : `${error.message} (${what})`;
+    throw new ExecutaError(message, { exitCode: ExitCode.Failed, hint: tail ? `its last stderr: ${printable(tail.slice(-300))}` : "it wrote nothing to stderr; run executa dev without --invoke to watch it" });
+  }
 }
 
 /** 0 when the answer is a result (and, for invoke, success true); 1 otherwise. */
@@ -55,7 +69,7 @@ export const devCommand = defineCommand({
     const dir = resolve(args.dir);
     const oneShot = args.describe || args.invoke !== undefined || args.health;
     if (args.args !== undefined && args.invoke === undefined) throw new ExecutaError("--args needs --invoke <tool>", { hint: `e.g. executa dev --invoke text_stats --args '{"text": "hi"}'` });
-    const log = (line: string) => process.stderr.write(color.dim(line) + "\n");
+    const log = (line: string) => process.stderr.write(color.dim(printable(line)) + "\n");
     const { Workbench, runRepl, watchSources } = await import("../workbench/index.js");
     const beforeRestart = args.watch ? await manifestRegenerator(dir, log) : undefined;
     const mockHost = await mockHostOptionsFrom(args);
@@ -74,15 +88,15 @@ export const devCommand = defineCommand({
         throw new ExecutaError(`the plugin did not start: ${(error as Error).message}${tail ? ` (stderr: ${tail.slice(0, 300)})` : ""}`, { hint: `started as: ${[launch.command, ...launch.args].join(" ").slice(0, 200)} (${launch.source})` });
       }
       if (oneShot) {
-        let r: Response;
-        if (args.invoke !== undefined) r = await workbench.invoke(args.invoke, parseArgs(args.args));
-        else if (args.health) r = await workbench.health();
-        else r = await workbench.describe();
+        const what = args.invoke !== undefined ? `the invoke of ${args.invoke}` : args.health ? "health" : "describe";
+        const r = await oneShotAnswer(what, workbench, () =>
+          args.invoke !== undefined ? workbench.invoke(args.invoke, parseArgs(args.args)) : args.health ? workbench.health() : workbench.describe(),
+        );
         const answer = "error" in r.frame ? { error: r.frame.error } : r.frame.result;
         const exit = exitFor(r, args.invoke !== undefined);
         const mock = unusedRulesReport(mockHost);
         if (args.json) printJson(exit === ExitCode.Ok ? "ok" : "failed", { answer, ...(mock && { mock }) });
-        else process.stdout.write(JSON.stringify(answer, null, 2) + "\n");
+        else process.stdout.write(printable(JSON.stringify(answer, null, 2)) + "\n");
         warnUnusedRules(mock, log);
         return exit;
       }

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { ExecutaError, ExitCode } from "../common/errors.js";
-import { color } from "../common/term.js";
+import { color, printable } from "../common/term.js";
 import { defineCommand, jsonOption } from "./command.js";
 import {
   credentialsFrom, GENERATED_FILES, launchFrom, manifestRegenerator, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules,
@@ -56,7 +56,7 @@ export const inspectCommand = defineCommand({
       const launch = await launchFrom(args);
       const dir = resolve(args.dir);
       const credentials = credentialsFrom(args.credential);
-      const log = (line: string) => process.stderr.write(color.dim(line) + "\n");
+      const log = (line: string) => process.stderr.write(color.dim(printable(line)) + "\n");
       const mockHost = await mockHostOptionsFrom(args);
       const beforeRestart = args.watch ? await manifestRegenerator(dir, log) : undefined;
       const rulesSource = [...(args.mock ?? []).map((f) => `--mock ${f}`), ...(args.sampling?.startsWith("rules:") || args.sampling?.endsWith(".jsonl") ? [`--sampling ${args.sampling}`] : [])].join(", ");

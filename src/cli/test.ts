@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { CheckResult, ConformanceReport } from "../conform/index.js";
 import type { DetectedLaunch } from "../host/index.js";
 import { ExecutaError, ExitCode } from "../common/errors.js";
-import { color, withSpinner } from "../common/term.js";
+import { color, printable, withSpinner } from "../common/term.js";
 import { defineCommand, jsonOption } from "./command.js";
 import { launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
 import { printJson } from "./run.js";
@@ -25,15 +25,16 @@ function printHuman(report: ConformanceReport, launch: DetectedLaunch): void {
     skip: color.dim("-", out),
   };
   const width = Math.max(...report.results.map((r) => r.id.length));
-  out.write(`${color.dim(`plugin: ${[launch.command, ...launch.args].join(" ").slice(0, 120)} (${launch.source})`, out)}\n`);
+  out.write(`${color.dim(printable(`plugin: ${[launch.command, ...launch.args].join(" ").slice(0, 120)} (${launch.source})`), out)}\n`);
   for (const r of report.results) {
     const time = r.ms !== undefined && r.status !== "skip" ? color.dim(`${String(r.ms).padStart(5)} ms`, out) : "        ";
     const problem = r.status === "fail" || r.status === "warn";
-    const note = r.status === "skip" ? color.dim(`skipped: ${r.message ?? ""}`, out) : r.status === "pass" ? color.dim(r.message ?? "", out) : r.description;
+    const message = printable(r.message ?? "");
+    const note = r.status === "skip" ? color.dim(`skipped: ${message}`, out) : r.status === "pass" ? color.dim(message, out) : r.description;
     out.write(`${marks[r.status]} ${r.id.padEnd(width)} ${time}  ${note}\n`);
     if (problem) {
       const paint = r.status === "fail" ? color.red : color.yellow;
-      out.write(`    ${paint(`${r.status === "warn" ? "warning: " : ""}${r.message ?? "failed"}`, out).split("\n").join("\n    ")}\n`);
+      out.write(`    ${paint(`${r.status === "warn" ? "warning: " : ""}${message || "failed"}`, out).split("\n").join("\n    ")}\n`);
       if (r.rule) out.write(`    ${color.dim(`rule: ${r.rule.split("\n").join("\n          ")}`, out)}\n`);
     }
   }
