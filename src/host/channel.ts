@@ -11,6 +11,7 @@ import type { LaunchSpec } from "./launch.js";
 import { LineSplitter, type OversizeLine } from "./lines.js";
 import { MockHost, type ActiveInvoke } from "./mock/index.js";
 import { endGroup, signalGroup, spawnInGroup } from "./process-group.js";
+import { DescendantTracker, killAll, SESSION_MARK_VARIABLE } from "./descendants.js";
 import { BoundedList } from "./record-log.js";
 import { filesIn, inheritedTempFolder, privateTempFolder, removeTempFolder } from "./temp-folder.js";
 import {
@@ -61,6 +62,9 @@ export class PluginChannel {
   partialLine: string | undefined;
   /** Set when the plugin exited but something it started kept its stdout open. */
   stdoutHeldOpen = false;
+  /** Processes the plugin started that left its process group and outlived it (the host ended them). */
+  escapedDescendants: { pid: number; name: string }[] = [];
+  private readonly descendants = new DescendantTracker();
   /** stdout lines over the 16 MiB limit: cut, not read (the first 100; every one is also noise). */
   readonly oversizeLines: { bytes: number; head: string; ended: boolean; t: number }[] = [];
   /** Bytes read from stdout so far, and when the last ones came. */
@@ -89,7 +93,8 @@ export class PluginChannel {
     const env: NodeJS.ProcessEnv = { ...(launch.env ?? process.env), ...options.env };
     this.transportFolder = options.privateTmp === false ? inheritedTempFolder(env) : privateTempFolder(env);
     if (this.transportFolder.identity) this.tmpDir = this.transportFolder.path;
-    this.child = spawnInGroup(launch.command, launch.args, { cwd: launch.cwd, env });
+    this.child = spawnInGroup(launch.command, launch.args, { cwd: launch.cwd, env: { ...env, [SESSION_MARK_VARIABLE]: this.descendants.mark } });
+    this.descendants.watch(this.child.pid);
     this.child.stdin.on("error", () => undefined);
     const splitter = new LineSplitter((line) => this.onLine(line), { onOversize: (o) => this.onOversize(o) });
     this.child.stdout.on("data", (chunk: Buffer) => {
@@ -396,7 +401,12 @@ export class PluginChannel {
 
   /** Ends the whole process group (SIGTERM, then SIGKILL), once. */
   private end(): Promise<void> {
-    this.ended ??= endGroup(this.child, END_GRACE_MS).then(() => this.waitExit(STDOUT_DRAIN_MS + 2000).then(() => undefined));
+    if (this.alive) this.descendants.look();
+    this.ended ??= endGroup(this.child, END_GRACE_MS)
+      .then(() => this.waitExit(STDOUT_DRAIN_MS + 2000))
+      .then(() => {
+        this.escapedDescendants = killAll(this.descendants.stop());
+      });
     return this.ended;
   }
 
