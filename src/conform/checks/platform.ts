@@ -98,7 +98,8 @@ export const progressCheck: Check = {
         findings.warn(`[${check}] ${show({ invoke_id: event.invokeId, type: event.type, data: event.data }, 160)}: ${event.problem}`, Rule.progress);
       }
     }
-    if (count === 0) return skip("no tool sent executa/progress");
+    // Like transport.file-safety: nothing sent, nothing wrong (a template without progress passes).
+    if (count === 0) return findings.outcome("no executa/progress notifications");
     const more = problems > SHOWN_PROBLEMS ? `\n  (${problems - SHOWN_PROBLEMS} more notification(s) with problems)` : "";
     return findings.outcome(`${count} notification(s), each for a running invoke`, more);
   },
