@@ -55,7 +55,7 @@ export const devCommand = defineCommand({
     health: { doc: "one-shot health", type: "boolean", default: false, describe: "One-shot: print the plugin's health, then stop" },
     json: { doc: "one-shots print only the JSON answer on stdout", type: "boolean", default: false, describe: "One-shots: print one JSON object {status, answer} on stdout (events go to stderr)" },
     watch: { doc: "restart the plugin when its sources change (TypeScript recompiles, Go rebuilds)", type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (TypeScript is bundled fresh, Go rebuilt)" },
-    record: { doc: "append every exchange to a JSONL harness recording (`{t, kind: meta|req|res}`) for `executa test --fixtures`", value: "<file>", type: "string", describe: "Append every exchange to this JSONL file, for `executa test --fixtures`" },
+    record: { doc: "append every exchange to a JSONL harness recording (`{t, kind: meta|req|res}`) for `executa test --fixtures`; progress notifications are kept as `{t, kind: \"progress\", invoke_id, type, data}` (read, not replayed)", value: "<file>", type: "string", describe: "Append every exchange to this JSONL file, for `executa test --fixtures`" },
     ...MOCK_HOST_OPTIONS,
     credential: { doc: "put a credential into every invoke's `context.credentials` (repeatable)", type: "string", array: true, describe: "NAME=VALUE passed in every invoke's context.credentials (repeatable)" },
   },

@@ -25,6 +25,7 @@ import { MockServer } from "./server.js";
 import { StorageService } from "./storage.js";
 import type { Answer, ErrorBody, MockHostOptions, ReverseContext, ReverseObserver, ReverseRecord, SamplingMode } from "./types.js";
 import { UploadService } from "./upload.js";
+import { handleWeb } from "./web.js";
 
 export const DEFAULT_CANNED_TEXT = "This is a canned reply from the executa mock host.";
 /** The most bytes of files/* kept in a storage folder. */
@@ -227,6 +228,8 @@ export class MockHost {
         return s.image.handle(call);
       case "embeddings":
         return handleEmbeddings(call);
+      case "web":
+        return handleWeb(call);
       default: {
         const rule = call.rule();
         return rule ? ruleAnswer(rule) : { error: unknownMethod(call.method) };

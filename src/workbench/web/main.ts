@@ -39,6 +39,7 @@ async function boot(): Promise<void> {
     watch: (w) => store.set("watch", w),
     credentials: (c) => store.set("credentials", c),
     pending: (p) => store.set("pending", p),
+    progress: (p) => store.addProgress(p),
   };
   let loadedRev: number | undefined;
   let queue: StreamEvent[] = [];

@@ -1,5 +1,5 @@
 /** What the page knows: the server's state, kept current by the event stream, and the results of this page's invokes. */
-import type { HostState, InspectState, InvokeAnswer, PendingManual, PluginState, TraceEntry, WatchState } from "../inspect/wire.js";
+import type { HostState, InspectState, InvokeAnswer, PendingManual, PluginState, ProgressNote, TraceEntry, WatchState } from "../inspect/wire.js";
 
 export interface ResultView extends InvokeAnswer {
   tool: string;
@@ -15,6 +15,8 @@ export interface Topics {
   pending: PendingManual[];
   trace: readonly TraceEntry[];
   results: readonly ResultView[];
+  /** Each executa/progress notification as it arrives (the running invoke's card shows its own). */
+  progress: ProgressNote;
   connected: boolean;
 }
 
@@ -29,10 +31,12 @@ class Store {
   connected = false;
   private readonly listeners = new Map<keyof Topics, Set<Listener<never>>>();
 
-  on<K extends keyof Topics>(topic: K, listener: Listener<Topics[K]>): void {
+  /** Calls `listener` on every change of `topic`; returns the unsubscribe. */
+  on<K extends keyof Topics>(topic: K, listener: Listener<Topics[K]>): () => void {
     let set = this.listeners.get(topic);
     if (!set) this.listeners.set(topic, (set = new Set()));
     set.add(listener as Listener<never>);
+    return () => set.delete(listener as Listener<never>);
   }
 
   private emit<K extends keyof Topics>(topic: K, value: Topics[K]): void {
@@ -78,6 +82,10 @@ class Store {
   addResult(result: ResultView): void {
     this.results = [result, ...this.results].slice(0, 200);
     this.emit("results", this.results);
+  }
+
+  addProgress(note: ProgressNote): void {
+    this.emit("progress", note);
   }
 
   setConnected(connected: boolean): void {
