@@ -61,7 +61,7 @@ export function exportFixture(inspector: Inspector, include: number[] | undefine
     if (!x) throw new HttpError(400, `no exchange ${index} (there are ${inspector.exchanges.length})`);
     recorder.exchange(x.method, x.params, x.answer, x.sentAt, x.answeredAt);
   }
-  return lines.map((line) => inspector.credentials.redact(line)).join("\n") + "\n";
+  return lines.map((line) => inspector.credentials.redactFrame(line)).join("\n") + "\n";
 }
 
 export function exportTrace(inspector: Inspector): Record<string, unknown> {
