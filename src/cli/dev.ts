@@ -7,7 +7,7 @@ import { color } from "../common/term.js";
 import { defineCommand } from "./command.js";
 import { printJson } from "./run.js";
 import {
-  credentialsFrom, GENERATED_FILES, launchFrom, manifestRegenerator, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules,
+  CREDENTIAL_OPTIONS, credentialsFrom, GENERATED_FILES, launchFrom, manifestRegenerator, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules,
 } from "./plugin-options.js";
 
 function parseArgs(text: string | undefined): Record<string, unknown> {
@@ -43,7 +43,7 @@ export const devCommand = defineCommand({
     watch: { type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (TypeScript is bundled fresh, Go rebuilt)" },
     record: { type: "string", describe: "Append every exchange to this JSONL file, for `executa test --fixtures`" },
     ...MOCK_HOST_OPTIONS,
-    credential: { type: "string", array: true, describe: "NAME=VALUE passed in every invoke's context.credentials (repeatable)" },
+    ...CREDENTIAL_OPTIONS,
   },
   examples: [
     ["$0 dev", "a REPL on the plugin in this folder"],
@@ -62,7 +62,7 @@ export const devCommand = defineCommand({
     const workbench = new Workbench(launch, {
       mockHost,
       ...(args.record && { record: resolve(args.record) }),
-      credentials: credentialsFrom(args.credential),
+      credentials: credentialsFrom(args),
       log,
       ...(beforeRestart && { beforeRestart }),
     });

@@ -5,7 +5,7 @@ import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color } from "../common/term.js";
 import { defineCommand, JSON_OPTION } from "./command.js";
 import {
-  credentialsFrom, GENERATED_FILES, launchFrom, manifestRegenerator, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules,
+  CREDENTIAL_OPTIONS, credentialsFrom, GENERATED_FILES, launchFrom, manifestRegenerator, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules,
 } from "./plugin-options.js";
 import { printJson } from "./run.js";
 import type { InspectServer, OpenerFile } from "../workbench/index.js";
@@ -50,12 +50,12 @@ export const inspectCommand = defineCommand({
     open: { type: "boolean", default: false, describe: "Open the page in the desktop's browser" },
     watch: { type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (the page shows a banner meanwhile)" },
     ...MOCK_HOST_OPTIONS,
-    credential: { type: "string", array: true, describe: "NAME=VALUE passed in every invoke's context.credentials (repeatable; the page can set more, in memory only)" },
+    ...CREDENTIAL_OPTIONS,
     ...JSON_OPTION,
   },
   examples: [
     ["$0 inspect", "serve the workbench for the plugin in this folder; open the URL it prints"],
-    ["$0 inspect --watch --sampling echo --credential SIGNING_SECRET=dev-secret", "restart on change, echo sampling, one credential"],
+    ["$0 inspect --watch --sampling echo --credential SIGNING_SECRET", "restart on change, echo sampling, one credential from $SIGNING_SECRET"],
   ],
   async run(args) {
     if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new ExecutaError(`--port must be a port number from 0 to 65535, got ${args.port}`, { hint: "e.g. --port 7777, or leave it out for a free one" });
@@ -64,7 +64,7 @@ export const inspectCommand = defineCommand({
     try {
       const launch = await launchFrom(args);
       const dir = resolve(args.dir);
-      const credentials = credentialsFrom(args.credential);
+      const credentials = credentialsFrom(args);
       const log = (line: string) => process.stderr.write(color.dim(line) + "\n");
       const mockHost = await mockHostOptionsFrom(args);
       const beforeRestart = args.watch ? await manifestRegenerator(dir, log) : undefined;

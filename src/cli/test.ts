@@ -5,7 +5,7 @@ import type { DetectedLaunch } from "../host/index.js";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color, withSpinner } from "../common/term.js";
 import { defineCommand, JSON_OPTION } from "./command.js";
-import { launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
+import { CREDENTIAL_OPTIONS, credentialsFrom, launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
 import { printJson } from "./run.js";
 
 function failedNote(report: ConformanceReport): string {
@@ -56,6 +56,7 @@ export const testCommand = defineCommand({
     fixtures: { type: "string", describe: "Replay the JSONL transcripts in this folder (or file): harness recordings ({t, kind: meta|req|res}, as `executa dev --record` writes them) or {request, expect} lines" },
     strict: { type: "boolean", default: false, describe: "Warnings (advice the spec gives as a TIP or SHOULD, and heuristics) fail the run too" },
     ...MOCK_HOST_OPTIONS,
+    ...CREDENTIAL_OPTIONS,
     ...JSON_OPTION,
   },
   examples: [
@@ -71,6 +72,7 @@ export const testCommand = defineCommand({
     const only = list(args.only);
     const skipIds = list(args.skip);
     const mockHost = await mockHostOptionsFrom(args);
+    const credentials = credentialsFrom(args);
     const { runChecks } = await import("../conform/index.js");
     const report = await withSpinner("conformance checks", () =>
       runChecks(launch, {
@@ -79,6 +81,7 @@ export const testCommand = defineCommand({
         fuzz: args.fuzz,
         ...(args.seed !== undefined && { seed: args.seed }),
         ...(args.fixtures && { fixtures: resolve(args.fixtures) }),
+        ...(Object.keys(credentials).length && { credentials }),
         ...(args.strict && { strict: true }),
         mockHost,
       }), { quiet: args.json, outcome: (r) => (r.passed ? { status: "ok" } : { status: "failed", note: failedNote(r) }) });
