@@ -8,7 +8,7 @@ import { color, printable } from "../common/term.js";
 import { defineCommand } from "./command.js";
 import { printJson } from "./run.js";
 import {
-  credentialsFrom, GENERATED_FILES, launchFrom, manifestRegenerator, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules,
+  CREDENTIAL_OPTIONS, credentialsFrom, GENERATED_FILES, launchFrom, manifestRegenerator, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules,
 } from "./plugin-options.js";
 
 function parseArgs(text: string | undefined): Record<string, unknown> {
@@ -57,7 +57,7 @@ export const devCommand = defineCommand({
     watch: { doc: "restart the plugin when its sources change (TypeScript recompiles, Go rebuilds)", type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (TypeScript is bundled fresh, Go rebuilt)" },
     record: { doc: "append every exchange to a JSONL harness recording (`{t, kind: meta|req|res}`) for `executa test --fixtures`; progress notifications are kept as `{t, kind: \"progress\", invoke_id, type, data}` (read, not replayed)", value: "<file>", type: "string", describe: "Append every exchange to this JSONL file, for `executa test --fixtures`" },
     ...MOCK_HOST_OPTIONS,
-    credential: { doc: "put a credential into every invoke's `context.credentials` (repeatable)", type: "string", array: true, describe: "NAME=VALUE passed in every invoke's context.credentials (repeatable)" },
+    ...CREDENTIAL_OPTIONS,
   },
   examples: [
     ["$0 dev", "a REPL on the plugin in this folder"],
@@ -76,7 +76,7 @@ export const devCommand = defineCommand({
     const workbench = new Workbench(launch, {
       mockHost,
       ...(args.record && { record: resolve(args.record) }),
-      credentials: credentialsFrom(args.credential),
+      credentials: credentialsFrom(args),
       log,
       ...(beforeRestart && { beforeRestart }),
     });

@@ -5,7 +5,7 @@ import type { DetectedLaunch } from "../host/index.js";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color, printable, withSpinner } from "../common/term.js";
 import { defineCommand, jsonOption } from "./command.js";
-import { launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
+import { CREDENTIAL_OPTIONS, credentialsFrom, launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
 import { printJson } from "./run.js";
 
 function failedNote(report: ConformanceReport): string {
@@ -57,6 +57,7 @@ export const testCommand = defineCommand({
     fixtures: { doc: "replay JSONL transcripts: harness recordings `{t, kind: meta|req|res}` (what `executa dev --record` writes; `ns: \"executa\"` and app `tools.invoke` requests are replayed, other app-level events are named in the report) or `{request, expect}` lines; any other line is an error with its line number", value: "<dir or file>", type: "string", describe: "Replay the JSONL transcripts in this folder (or file): harness recordings ({t, kind: meta|req|res}, as `executa dev --record` writes them) or {request, expect} lines" },
     strict: { doc: "warnings fail the run too (exit 1)", type: "boolean", default: false, describe: "Warnings (advice the spec gives as a TIP or SHOULD, and heuristics) fail the run too" },
     ...MOCK_HOST_OPTIONS,
+    ...CREDENTIAL_OPTIONS,
     ...jsonOption("one report on stdout"),
   },
   examples: [
@@ -72,6 +73,7 @@ export const testCommand = defineCommand({
     const only = list(args.only);
     const skipIds = list(args.skip);
     const mockHost = await mockHostOptionsFrom(args);
+    const credentials = credentialsFrom(args);
     const { runChecks } = await import("../conform/index.js");
     const report = await withSpinner("conformance checks", () =>
       runChecks(launch, {
@@ -80,6 +82,7 @@ export const testCommand = defineCommand({
         fuzz: args.fuzz,
         ...(args.seed !== undefined && { seed: args.seed }),
         ...(args.fixtures && { fixtures: resolve(args.fixtures) }),
+        ...(Object.keys(credentials).length && { credentials }),
         ...(args.strict && { strict: true }),
         mockHost,
       }), { quiet: args.json, outcome: (r) => (r.passed ? { status: "ok" } : { status: "failed", note: failedNote(r) }) });

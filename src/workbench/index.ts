@@ -3,4 +3,4 @@ export { Workbench, NO_INITIALIZE, HOST_PROTOCOLS, type WorkbenchOptions, type W
 export { runRepl, runLine, complete, COMMANDS, type ReplOptions } from "./repl.js";
 export { argumentsFromWords, coerceValue, splitWords } from "./coerce.js";
 export { watchSources, isWatchedSource, type SourceWatcher } from "./watch.js";
-export { startInspect, type InspectOptions, type RunningInspect } from "./inspect/index.js";
+export { startInspect, writeOpenerFile, type InspectOptions, type RunningInspect, type InspectServer, type OpenerFile } from "./inspect/index.js";

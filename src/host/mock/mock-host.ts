@@ -66,7 +66,7 @@ export class MockHost {
     const dir = options.storageDir;
     const persistent = new BlobStore(dir && join(dir, "blobs"), dir ? DISK_QUOTA_BYTES : quota);
     const transient = new BlobStore(undefined, quota);
-    this.kv = new KvStore(dir && join(dir, "kv.json"), clock);
+    this.kv = new KvStore(dir && join(dir, "kv"), clock);
     this.files = new FileStore(dir && join(dir, "files.json"), persistent);
     const env: HostEnv = {
       options,

@@ -53,8 +53,7 @@ export class Inspector {
   constructor(readonly options: InspectorOptions) {
     this.log = options.log ?? (() => undefined);
     this.credentials = new Credentials(options.credentials);
-    const redact = (text: string) => this.credentials.redact(text);
-    this.trace = new TraceStore(redact, (entry) => this.stream.send("trace", [entry]), this.started);
+    this.trace = new TraceStore(this.credentials, (entry) => this.stream.send("trace", [entry]), this.started);
     this.manual = new ManualQueue((pending) => this.stream.send("pending", pending), (v) => this.credentials.redactValue(v), this.started);
     const sampling = options.mockHost.sampling ?? { kind: "canned", text: DEFAULT_CANNED_TEXT };
     this.samplingKind = options.mockHost.rules ? "rules" : sampling.kind === "echo" ? "echo" : "canned";
