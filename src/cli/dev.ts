@@ -40,7 +40,7 @@ export const devCommand = defineCommand({
     args: { type: "string", describe: "The JSON arguments for --invoke, e.g. '{\"text\": \"hi\"}'" },
     health: { type: "boolean", default: false, describe: "One-shot: print the plugin's health, then stop" },
     json: { type: "boolean", default: false, describe: "One-shots: print one JSON object {status, answer} on stdout (events go to stderr)" },
-    watch: { type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (TypeScript is bundled fresh, Go rebuilt)" },
+    watch: { type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (TypeScript is compiled again, Go rebuilt)" },
     record: { type: "string", describe: "Append every exchange to this JSONL file, for `executa test --fixtures`" },
     ...MOCK_HOST_OPTIONS,
     credential: { type: "string", array: true, describe: "NAME=VALUE passed in every invoke's context.credentials (repeatable)" },
@@ -70,6 +70,8 @@ export const devCommand = defineCommand({
       try {
         await workbench.start();
       } catch (error) {
+        // Compile and type errors already say where they are and how to fix them.
+        if (error instanceof ExecutaError) throw error;
         const tail = workbench.session?.stderr.trim().split("\n").slice(-3).join(" / ");
         throw new ExecutaError(`the plugin did not start: ${(error as Error).message}${tail ? ` (stderr: ${tail.slice(0, 300)})` : ""}`, { hint: `started as: ${[launch.command, ...launch.args].join(" ").slice(0, 200)} (${launch.source})` });
       }
