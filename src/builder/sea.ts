@@ -51,8 +51,6 @@ export async function makeSeaBlob(options: SeaBlobOptions): Promise<Buffer> {
     disableExperimentalSEAWarning: true,
     useCodeCache: options.useCodeCache && !options.useSnapshot,
     useSnapshot: options.useSnapshot,
-    // The bundle carries an inline source map: stack traces point at src/.
-    execArgv: ["--enable-source-maps"],
     execArgvExtension: "none",
   };
   writeFileSync(configPath, JSON.stringify(config, null, 2));
