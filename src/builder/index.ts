@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
+import { typeCheck } from "../bundle/index.js";
 import { ExecutaError } from "../common/errors.js";
 import type { FlagValues } from "../common/options.js";
 import { PACKAGE_JSON } from "../common/package-info.js";
@@ -113,6 +114,8 @@ interface Plan {
   options: BuildOptions;
   host: PlatformKey;
   targets: PlatformKey[];
+  /** Said after the build (the bundle's warnings among them). */
+  notes: string[];
 }
 
 interface Output {
@@ -124,12 +127,12 @@ interface Output {
 }
 
 function makePackager(plan: Plan, work: string, step: Step): Promise<Packager> {
-  const { project, options, host, targets } = plan;
+  const { project, options, host, targets, notes } = plan;
   if (project.language === "binary") return prebuiltPackager(project);
   if (project.language === "go") return goPackager(project);
   if (project.language === "python") return pythonPackager(project, targets, host, work, options.pythonLayout ?? "onedir");
-  if (options.runtime === "bun") return bunPackager(project, targets, host, work, step);
-  return nodePackager(project, targets, host, work, { snapshot: Boolean(options.snapshot), codeCache: Boolean(options.codeCache) }, step);
+  if (options.runtime === "bun") return bunPackager(project, targets, host, work, step, notes);
+  return nodePackager(project, targets, host, work, { snapshot: Boolean(options.snapshot), codeCache: Boolean(options.codeCache) }, step, notes);
 }
 
 /** Every file under `path` (itself when it is a file), relative to `root`. */
@@ -249,6 +252,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   if (runtime === "bun" && (options.snapshot || options.codeCache)) {
     throw new ExecutaError("--snapshot and --code-cache are Node single-executable features; they do not combine with --runtime bun");
   }
+  if (project.language === "ts") {
+    await step("type-check with tsc", () => typeCheck(project.dir, "nothing was built"), (check) => (check.status === "checked" ? { status: "ok" } : { status: "skipped", note: "note" in check ? check.note : "no tsconfig.json" }));
+  }
   await checkManifestBeforeBuild(project.dir);
   const host = hostKey();
   const targets = project.language === "binary" ? prebuiltTargets(project, options.target) : parseTargets(options.target, buildTargets(project.language));
@@ -259,7 +265,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   if (project.language === "ts" && [options.target].flat().join(",").split(",").includes("all")) {
     notes.push(`linux-armv7l is left out: ${runtime === "bun" ? "Bun" : `Node ${NODE_VERSION}`} has no linux-armv7l build on the npm registry`);
   }
-  const plan: Plan = { project, options: { ...options, runtime }, host, targets };
+  const plan: Plan = { project, options: { ...options, runtime }, host, targets, notes };
   const output = await buildInto(plan, dist, options.verify !== false, step);
   const reproducible = options.reproducibleCheck ? await checkReproducible(plan, dist, output.written, step) : undefined;
   const urls = binaryUrls(output.archives, options.baseUrl);

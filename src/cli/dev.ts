@@ -54,7 +54,7 @@ export const devCommand = defineCommand({
     args: { value: "'<json>'", type: "string", describe: "The JSON arguments for --invoke, e.g. '{\"text\": \"hi\"}'" },
     health: { doc: "one-shot health", type: "boolean", default: false, describe: "One-shot: print the plugin's health, then stop" },
     json: { doc: "one-shots print only the JSON answer on stdout", type: "boolean", default: false, describe: "One-shots: print one JSON object {status, answer} on stdout (events go to stderr)" },
-    watch: { doc: "restart the plugin when its sources change (TypeScript recompiles, Go rebuilds)", type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (TypeScript is bundled fresh, Go rebuilt)" },
+    watch: { doc: "restart the plugin when its sources change (TypeScript compiles again, Go rebuilds)", type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (TypeScript is compiled again, Go rebuilt)" },
     record: { doc: "append every exchange to a JSONL harness recording (`{t, kind: meta|req|res}`) for `executa test --fixtures`; progress notifications are kept as `{t, kind: \"progress\", invoke_id, type, data}` (read, not replayed)", value: "<file>", type: "string", describe: "Append every exchange to this JSONL file, for `executa test --fixtures`" },
     ...MOCK_HOST_OPTIONS,
     ...CREDENTIAL_OPTIONS,
@@ -84,6 +84,8 @@ export const devCommand = defineCommand({
       try {
         await workbench.start();
       } catch (error) {
+        // Compile and type errors already say where they are and how to fix them.
+        if (error instanceof ExecutaError) throw error;
         const tail = workbench.session?.stderr.trim().split("\n").slice(-3).join(" / ");
         throw new ExecutaError(`the plugin did not start: ${(error as Error).message}${tail ? ` (stderr: ${tail.slice(0, 300)})` : ""}`, { hint: `started as: ${[launch.command, ...launch.args].join(" ").slice(0, 200)} (${launch.source})` });
       }

@@ -103,7 +103,10 @@ export class Workbench {
 
   /** Starts the plugin: initialize (offering the host's protocol; none for "none"), then describe. */
   async start(): Promise<void> {
-    this.prepared ??= await prepareLaunch(this.launch);
+    if (!this.prepared) {
+      this.prepared = await prepareLaunch(this.launch);
+      if (this.prepared.note) this.log(this.prepared.note);
+    }
     if (this.closed) {
       // Closed while the TypeScript bundle or the Go build was made: start nothing.
       this.prepared.cleanup();
