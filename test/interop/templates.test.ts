@@ -22,15 +22,37 @@ const NEEDS: Record<Language, ToolName[]> = { ts: [], python: ["uv"], go: ["go"]
 const MiB = 1024 * 1024;
 
 /** Failures that today's runtimes on main give and the runtimes branch (issue 19) removes. */
-const BEFORE_RUNTIMES_FIX = /NOT_NEGOTIATED|did not negotiate|keys=\[\]|__file_transport/;
+const BEFORE_RUNTIMES_FIX = /NOT_NEGOTIATED|did not negotiate|keys=\[\]|__file_transport|^progress$/;
+
+function hintFor(message: string): string {
+  return BEFORE_RUNTIMES_FIX.test(message)
+    ? "\n(this runtime predates issue 19's runtime fixes: hosts that send no initialize, executa/progress, results inline up to 4 MiB; expected to pass once branch runtimes is merged)"
+    : "";
+}
 
 function failure(what: string, outcome: CallOutcome, bridge: Bridge): string {
   if (outcome.ok) return `${what}: the platform answered ${JSON.stringify(outcome.result).slice(0, 300)}`;
   const { code, message } = outcome.error;
-  const hint = BEFORE_RUNTIMES_FIX.test(message)
-    ? "\n(this runtime predates issue 19's runtime fixes: hosts that send no initialize, results inline up to 4 MiB; expected to pass once branch runtimes is merged)"
-    : "";
-  return `${what}: the platform answered [${code}] ${message}${hint}\n${bridge.log()}`;
+  return `${what}: the platform answered [${code}] ${message}${hintFor(message)}\n${bridge.log()}`;
+}
+
+interface JobSnapshot {
+  state: string;
+  progress: { seq: number; type: string; data: unknown }[];
+  error?: unknown;
+}
+
+/** Polls `tools.getJob` until the job is no longer queued or running (at most 60 s). */
+async function settled(bridge: Bridge, session: string, jobId: string): Promise<JobSnapshot> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const outcome = await bridge.call(session, "tools", "getJob", { jobId });
+    assert.ok(outcome.ok, failure(`tools.getJob ${jobId}`, outcome, bridge));
+    const job = outcome.result as unknown as JobSnapshot;
+    if (job.state !== "queued" && job.state !== "running") return job;
+    assert.ok(Date.now() < deadline, `job ${jobId} still ${job.state} after 60 s\n${bridge.log()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 for (const lang of LANGUAGES) {
@@ -86,6 +108,18 @@ for (const lang of LANGUAGES) {
           const outcome = await bridge.call(session, "storage", "get", { key: TALLY_KEY });
           assert.ok(outcome.ok, failure(`${lang} storage.get ${TALLY_KEY}`, outcome, bridge));
           assert.equal(outcome.result.value, TALLY_FINAL);
+        });
+
+        test("research run as a job (tools.invokeAsync) reports its progress to the job", async () => {
+          const created = await bridge.call(session, "tools", "invokeAsync", { tool_id: project.toolId, method: "research", args: { question: "What is the answer?" } });
+          assert.ok(created.ok, failure(`${lang} tools.invokeAsync research`, created, bridge));
+          const job = await settled(bridge, session, created.result.jobId as string);
+          assert.equal(job.state, "succeeded", `${lang} research as a job ended ${job.state}: ${JSON.stringify(job.error)}${hintFor(JSON.stringify(job.error ?? ""))}\n${bridge.log()}`);
+          const reported = job.progress.filter((p) => p.type !== "tool_start"); // tool_start is the harness's own
+          assert.ok(
+            reported.some((p) => (p.type === "progress" || p.type === "tool_update") && typeof p.data === "object"),
+            `${lang} research sent no executa/progress the harness relayed to its job (events: ${JSON.stringify(job.progress)})${hintFor("progress")}`,
+          );
         });
       }
 
