@@ -21,13 +21,17 @@ import { SCRIPTED_HOST, appManifestRequiring } from "./scripted-host.js";
 const NEEDS: Record<Language, ToolName[]> = { ts: [], python: ["uv"], go: ["go"] };
 const MiB = 1024 * 1024;
 
-/** Failures that today's runtimes on main give and the runtimes branch (issue 19) removes. */
-const BEFORE_RUNTIMES_FIX = /NOT_NEGOTIATED|did not negotiate|keys=\[\]|__file_transport|^progress$/;
+/** Failures of runtimes that predate issue 19's runtime fixes (branch runtimes), by the decision that fixes them. */
+const PREDATES: [RegExp, string][] = [
+  [/NOT_NEGOTIATED|did not negotiate/, "D1, reverse requests under a host that sends no initialize"],
+  [/keys=\[\]|__file_transport/, "D4, results inline up to 4 MiB instead of file transport"],
+  [/aps\.scope\.tool/, "D6, storage sends no scope unless the author gives one (the host's default is app)"],
+  [/^executa\/progress$/, "D3, ctx.progress sends executa/progress"],
+];
 
 function hintFor(message: string): string {
-  return BEFORE_RUNTIMES_FIX.test(message)
-    ? "\n(this runtime predates issue 19's runtime fixes: hosts that send no initialize, executa/progress, results inline up to 4 MiB; expected to pass once branch runtimes is merged)"
-    : "";
+  const fix = PREDATES.find(([pattern]) => pattern.test(message));
+  return fix ? `\n(this runtime predates issue 19's fix ${fix[1]}: expected to pass once that part of branch runtimes is merged)` : "";
 }
 
 function failure(what: string, outcome: CallOutcome, bridge: Bridge): string {
@@ -118,7 +122,7 @@ for (const lang of LANGUAGES) {
           const reported = job.progress.filter((p) => p.type !== "tool_start"); // tool_start is the harness's own
           assert.ok(
             reported.some((p) => (p.type === "progress" || p.type === "tool_update") && typeof p.data === "object"),
-            `${lang} research sent no executa/progress the harness relayed to its job (events: ${JSON.stringify(job.progress)})${hintFor("progress")}`,
+            `${lang} research sent no executa/progress the harness relayed to its job (events: ${JSON.stringify(job.progress)})${hintFor("executa/progress")}`,
           );
         });
       }
