@@ -111,7 +111,7 @@ for (const lang of LANGUAGES) {
         test("tally's counter is in the harness's own store, where the app's window reads it", async () => {
           const outcome = await bridge.call(session, "storage", "get", { key: TALLY_KEY });
           assert.ok(outcome.ok, failure(`${lang} storage.get ${TALLY_KEY}`, outcome, bridge));
-          assert.equal(outcome.result.value, TALLY_FINAL);
+          assert.equal(outcome.result.value, TALLY_FINAL, `${lang}: the counter the tally cases above wrote (this fails when they do)`);
         });
 
         test("research run as a job (tools.invokeAsync) reports its progress to the job", async () => {
