@@ -11,7 +11,7 @@ export { mismatch, unorderedMismatch } from "./vector-match.js";
 
 /** The rows of the contract a vector belongs to. */
 export const ROWS = [
-  "framing", "requests", "ids", "methods", "validation", "envelopes", "concurrency", "context", "reverse", "file-transport", "stdout", "stopping",
+  "framing", "requests", "ids", "methods", "validation", "envelopes", "concurrency", "context", "reverse", "results", "stdout", "stopping",
 ] as const;
 export type Row = (typeof ROWS)[number];
 

@@ -12,8 +12,8 @@ import { describe, test } from "node:test";
 import { runVectors, type Step, type Vector } from "../../src/conform/vectors.js";
 import { REVERSE_METHODS } from "../../src/host/index.js";
 import {
-  AgentError, capabilitiesForMethod, clientCapabilitiesFor, EmbeddingsError, HOST_CAPABILITIES, ImageError, INLINE_UPLOAD_MAX_BYTES, RpcError, SamplingError,
-  SCHEMA_LIMITS, StorageError, UploadError,
+  AgentError, capabilitiesForMethod, clientCapabilitiesFor, EmbeddingsError, HOST_CAPABILITIES, ImageError, INLINE_UPLOAD_MAX_BYTES, MAX_RESULT_BYTES,
+  RESULT_TOO_LARGE, RpcError, SamplingError, SCHEMA_LIMITS, StorageError, UploadError,
 } from "../../src/protocol/index.js";
 import { goPlugin, pythonPlugin, TEMPLATES, tsPlugin } from "./helpers.js";
 
@@ -21,9 +21,9 @@ const CAPABILITIES = Object.keys(HOST_CAPABILITIES);
 const have = (program: string, arg = "--version") => spawnSync(program, [arg]).status === 0;
 
 const RUNTIMES = [
-  { name: "TypeScript", launch: tsPlugin, skip: false as string | false, errors: "ts/src/executa/errors.ts" },
-  { name: "Python", launch: pythonPlugin, skip: !have("python3") && "python3 is not installed", errors: "python/__pyModule__/executa/errors.py" },
-  { name: "Go", launch: goPlugin, skip: !have("go", "version") && "go is not installed", errors: "go/internal/executa/errors.go" },
+  { name: "TypeScript", launch: tsPlugin, skip: false as string | false, errors: "ts/src/executa/errors.ts", writer: "ts/src/executa/writer.ts" },
+  { name: "Python", launch: pythonPlugin, skip: !have("python3") && "python3 is not installed", errors: "python/__pyModule__/executa/errors.py", writer: "python/__pyModule__/executa/writer.py" },
+  { name: "Go", launch: goPlugin, skip: !have("go", "version") && "go is not installed", errors: "go/internal/executa/errors.go", writer: "go/internal/executa/writer.go" },
 ];
 
 /** Every error code a runtime may name, in the runtime's naming (SAMPLING_NOT_GRANTED), from src/protocol. */
@@ -146,6 +146,33 @@ function limitsVector(): Vector {
   };
 }
 
+/** The value of a constant `MAX_RESULT_BYTES` / `MaxResultBytes` written as a product (`4 * 1024 * 1024`). */
+function resultLimitIn(source: string): number | undefined {
+  const m = /(?:MAX_RESULT_BYTES|MaxResultBytes)\s*=\s*([\d\s*]+?)\s*(?:;|\n)/.exec(source);
+  return m ? m[1]!.split("*").reduce((product, n) => product * Number(n.trim()), 1) : undefined;
+}
+
+/** Just under the result limit a result goes inline; just over it, it is RESULT_TOO_LARGE with the limit in its data. */
+function resultLimitVector(): Vector {
+  const big = (id: number, bytes: number) => ({ send: { jsonrpc: "2.0", id, method: "invoke", params: { tool: "big", arguments: { bytes } } } });
+  return {
+    id: "results.limit",
+    row: "results",
+    title: "the result limit is src/protocol/limits.ts's MAX_RESULT_BYTES",
+    tools: ["big"],
+    line: 0,
+    steps: [
+      big(1, MAX_RESULT_BYTES - 200),
+      { expect: { jsonrpc: "2.0", id: 1, result: { success: true, data: { $repeat: "x", count: MAX_RESULT_BYTES - 200 }, duration_ms: "$integer" } }, within_ms: 20_000 },
+      big(2, MAX_RESULT_BYTES),
+      {
+        expect: { jsonrpc: "2.0", id: 2, error: { code: RpcError.InternalError, message: "$string", data: { errorCode: RESULT_TOO_LARGE, result_size_bytes: "$integer", max_payload_bytes: MAX_RESULT_BYTES } } },
+        within_ms: 20_000,
+      },
+    ],
+  };
+}
+
 for (const runtime of RUNTIMES) {
   describe(`${runtime.name} runtime: the tables are create-executa's`, { skip: runtime.skip }, () => {
     test("every error code it names is the protocol's", () => {
@@ -158,6 +185,12 @@ for (const runtime of RUNTIMES) {
     test("every reverse-RPC method is unlocked by exactly the capabilities the protocol says", async () => {
       const vectors = [undefined, ...CAPABILITIES].map(capabilityVector);
       const results = await runVectors(vectors, runtime.launch(), { concurrency: 4 });
+      assert.deepEqual([...results.values()].filter((r) => !r.ok).map((r) => r.failure), []);
+    });
+
+    test("its result limit is the protocol's MAX_RESULT_BYTES", async () => {
+      assert.equal(resultLimitIn(readFileSync(join(TEMPLATES, runtime.writer), "utf8")), MAX_RESULT_BYTES, `${runtime.writer}: MAX_RESULT_BYTES`);
+      const results = await runVectors([resultLimitVector()], runtime.launch(), { concurrency: 1 });
       assert.deepEqual([...results.values()].filter((r) => !r.ok).map((r) => r.failure), []);
     });
 

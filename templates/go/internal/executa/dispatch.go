@@ -174,19 +174,38 @@ type initializeResult struct {
 
 func (s *server) initialize(params json.RawMessage) initializeResult {
 	var asked string
-	if p, ok := decodeObject(params); ok && jsonType(p["protocolVersion"]) == "string" {
+	p, _ := decodeObject(params)
+	if jsonType(p["protocolVersion"]) == "string" {
 		_ = json.Unmarshal(p["protocolVersion"], &asked)
 	}
 	v2 := asked == "2.0" || strings.HasPrefix(asked, "2.")
-	s.channel.v2.Store(v2)
-	version := "1.1"
-	if v2 {
-		version = "2.0"
+	version, declined := "2.0", ""
+	if !v2 {
+		version, declined = "1.1", "this host's initialize offered "+offered(p["protocolVersion"])
 	}
+	s.channel.declined.Store(declined)
 	return initializeResult{
 		ProtocolVersion:    version,
 		ServerInfo:         serverInfo{Name: s.manifest.serverName, Version: s.manifest.version},
 		ClientCapabilities: s.manifest.clientCapabilities,
+	}
+}
+
+// offered is what an initialize offered, for the refusal of a reverse request: `protocolVersion "1.1"`.
+func offered(asked json.RawMessage) string {
+	switch t := jsonType(asked); t {
+	case "nothing":
+		return "no protocolVersion"
+	case "string":
+		var v string
+		_ = json.Unmarshal(asked, &v)
+		if r := []rune(v); len(r) > 40 {
+			v = string(r[:40])
+		}
+		q, _ := json.Marshal(v)
+		return "protocolVersion " + string(q)
+	default:
+		return "a protocolVersion that is not a string (" + t + ")"
 	}
 }
 
@@ -273,7 +292,8 @@ func (s *server) invocation(t *tool, p fields) *Invocation {
 			inv.Credentials[k] = value
 		}
 	}
-	inv.Host = &HostClient{ch: s.channel, v2: s.channel.v2.Load(), invokeID: inv.InvokeID, deadline: inv.Deadline, logf: inv.Logf}
+	declined, _ := s.channel.declined.Load().(string)
+	inv.Host = &HostClient{ch: s.channel, declined: declined, invokeID: inv.InvokeID, deadline: inv.Deadline, logf: inv.Logf}
 	return inv
 }
 

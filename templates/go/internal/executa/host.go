@@ -19,7 +19,10 @@ type reply struct {
 // channel is the plugin's side of reverse RPC: the negotiated state and the table of
 // requests waiting for their answer.
 type channel struct {
-	v2           atomic.Bool // true once initialize was answered "2.0"
+	// declined says why reverse requests are refused locally (`this host's initialize offered
+	// protocolVersion "1.1"`); empty when no initialize came (Anna's hosts send none, and speak
+	// 2.0) or the last one offered 2.x.
+	declined     atomic.Value // string
 	capabilities map[string]bool
 	writer       *frameWriter
 	log          func(string, ...any)
@@ -93,12 +96,12 @@ type HostFunc func(ctx context.Context, method string, params json.RawMessage) (
 // deadline. A refusal, an error answer and a timeout are a *HostError; a cancelled ctx gives
 // ctx.Err(), and params that cannot be encoded give the encoding error.
 //
-// A nil *HostClient is valid: every call is refused, as by a host that did not negotiate
-// protocol 2.0.
+// A nil *HostClient is valid: every call is refused (NOT_NEGOTIATED, NOT_GRANTED: the
+// namespace's refusal), as there is no host to ask.
 type HostClient struct {
 	ch       *channel
 	fake     HostFunc
-	v2       bool // the invoke started after a "2.0" initialize
+	declined string // why reverse requests are refused, when they are (see channel.declined)
 	invokeID string
 	deadline time.Time
 	logf     func(format string, args ...any) // the tool's log
@@ -142,8 +145,11 @@ func (h *HostClient) Request(ctx context.Context, method string, params any) (js
 	refuse := func(why string) error {
 		return h.fail(method, ns.refusalCode, ns.names[ns.refusalCode]+": "+method+" "+why)
 	}
-	if h == nil || h.ch == nil || !h.v2 {
-		return nil, refuse(`needs Executa protocol 2.0, and this host did not negotiate it (it sent no initialize with protocolVersion "2.0")`)
+	if h == nil || h.ch == nil {
+		return nil, refuse("needs Executa protocol 2.0, and this context has no host (the tool was called outside an invoke; see NewHostClient)")
+	}
+	if h.declined != "" {
+		return nil, refuse("needs Executa protocol 2.0, and " + h.declined)
 	}
 	if len(rule.capabilities) > 0 && !h.ch.hasAny(rule.capabilities) {
 		return nil, refuse(fmt.Sprintf("needs %q in host_capabilities (executa.json), then run `executa manifest`", rule.capabilities[0]))

@@ -9,7 +9,7 @@ import (
 	"strconv"
 )
 
-// randomHex returns 32 random hex digits: reverse-request ids and file-transport names.
+// randomHex returns 32 random hex digits: reverse-request ids.
 func randomHex() string {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {

@@ -2,17 +2,16 @@ package executa
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
 )
 
-// FileTransportThreshold is the largest response frame sent inline (512 KiB); a larger
-// one goes by file transport.
-const FileTransportThreshold = 512 * 1024
+// MaxResultBytes is the platform's limit on one response frame, without its newline (4 MiB):
+// a larger response is replaced by a RESULT_TOO_LARGE error, as Anna's hosts would refuse it.
+const MaxResultBytes = 4 * 1024 * 1024
 
 // maxPendingOutput is how many bytes of answers may wait to be written before the runtime
 // stops taking frames from stdin (a host that stops reading stdout stops being read).
@@ -98,7 +97,7 @@ func (w *frameWriter) error(id rawID, code int, message string, data any) {
 	w.response(id, b)
 }
 
-// request writes a request from the plugin to the host; requests never go by file transport.
+// request writes a request from the plugin to the host (the 4 MiB limit is on results only).
 func (w *frameWriter) request(id, method string, params []byte) {
 	b := make([]byte, 0, len(params)+96)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
@@ -113,45 +112,15 @@ func (w *frameWriter) request(id, method string, params []byte) {
 }
 
 func (w *frameWriter) response(id rawID, frame []byte) {
-	if len(frame) > FileTransportThreshold {
-		if path, ok := w.toFile(frame); ok {
-			b := frameStart(id)
-			b = append(b, `,"__file_transport":`...)
-			p, _ := json.Marshal(path)
-			b = append(b, p...)
-			frame = append(b, '}')
-		} else if len(frame) > MaxFrameBytes {
-			w.log("executa: the response to %s is %d bytes, over the 16 MiB frame limit", id, len(frame))
-			w.error(id, CodeInternalError, "Response exceeds 16 MiB and could not go by file transport; see the plugin's stderr", nil)
-			return
-		}
+	if size := len(frame); size > MaxResultBytes {
+		w.log("executa: the response to %s is %d bytes, over the platform's 4 MiB result limit", id, size)
+		message := fmt.Sprintf("result too large: %d bytes is over the platform's 4 MiB result limit; "+
+			"return a file reference instead (host/uploadFile or APS files)", size)
+		data := map[string]any{"errorCode": "RESULT_TOO_LARGE", "result_size_bytes": size, "max_payload_bytes": MaxResultBytes}
+		w.error(id, CodeInternalError, message, data)
+		return
 	}
 	w.write(frame)
-}
-
-// toFile writes the whole response into a new 0600 file with an unguessable name; the host
-// reads and deletes it. When that fails the response goes inline.
-func (w *frameWriter) toFile(frame []byte) (string, bool) {
-	dir, err := filepath.Abs(os.TempDir())
-	if err != nil {
-		dir = os.TempDir()
-	}
-	path := filepath.Join(dir, "executa-resp-"+randomHex()+".json")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		w.log("executa: file transport failed (%v); sending the response inline", err)
-		return "", false
-	}
-	_, err = f.Write(frame)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		w.log("executa: file transport failed (%v); sending the response inline", err)
-		return "", false
-	}
-	return path, true
 }
 
 type flusher interface{ Flush() error }

@@ -3,7 +3,8 @@
 What it does, line by line, is create-executa's runtime contract: newline-delimited JSON-RPC 2.0
 on stdin/stdout, ``describe`` / ``initialize`` / ``health`` / ``shutdown`` / ``invoke``, argument
 checks against manifest.json, reverse requests to the host (``ctx.host``: every host service of
-create-executa's docs/host-services.md), file transport and clean stopping.
+create-executa's docs/host-services.md), results inline up to the platform's 4 MiB limit,
+and clean stopping.
 
 Public API::
 

@@ -47,6 +47,16 @@ def client_capabilities(host_capabilities) -> dict:
     return out
 
 
+def _offered(params) -> str:
+    """What an initialize offered, for the refusal of a reverse request: 'protocolVersion "1.1"'."""
+    if type(params) is not dict or "protocolVersion" not in params:
+        return "no protocolVersion"
+    asked = params["protocolVersion"]
+    if type(asked) is str:
+        return "protocolVersion " + json.dumps(asked[:40], ensure_ascii=False)
+    return f"a protocolVersion that is not a string ({json_type(asked)})"
+
+
 def request_id(value):
     """The id to answer with: a string, an integer within ±(2^53−1) (1.0 is 1) or None; _NO_ID for anything else."""
     kind = type(value)
@@ -160,7 +170,7 @@ class Dispatcher:
     def _initialize(self, params) -> dict:
         asked = params.get("protocolVersion") if type(params) is dict else None
         v2 = type(asked) is str and (asked == "2.0" or asked.startswith("2."))
-        self._channel.v2 = v2
+        self._channel.declined = None if v2 else "this host's initialize offered " + _offered(params)
         m = self._manifest
         return {
             "protocolVersion": "2.0" if v2 else "1.1",

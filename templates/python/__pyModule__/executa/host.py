@@ -31,7 +31,9 @@ class HostChannel:
     """The plugin's side of reverse RPC: the pending table and the negotiated state."""
 
     def __init__(self, manifest: dict, writer, log) -> None:
-        self.v2 = False  # True once initialize was answered "2.0"
+        # Why reverse requests are refused locally ('this host's initialize offered protocolVersion "1.1"'),
+        # or None: no initialize came (Anna's hosts send none, and speak 2.0) or the last one offered 2.x.
+        self.declined: str | None = None if writer is not None else "this context has no host (the tool was called outside an invoke)"
         self._capabilities = frozenset(manifest.get("host_capabilities") or ())
         self._writer = writer
         self._log = log
@@ -69,12 +71,8 @@ class HostChannel:
             return HostError(code, message, data, method=method, code_name=code_name(ns, code, data))
 
         refusal = ns.names[ns.refusal_code]
-        if not self.v2:
-            raise fail(
-                ns.refusal_code,
-                f"{refusal}: {method} needs Executa protocol 2.0, and this host did not negotiate it "
-                '(it sent no initialize with protocolVersion "2.0")',
-            )
+        if self.declined is not None:
+            raise fail(ns.refusal_code, f"{refusal}: {method} needs Executa protocol 2.0, and {self.declined}")
         if rule.capabilities and not any(c in self._capabilities for c in rule.capabilities):
             raise fail(
                 ns.refusal_code,

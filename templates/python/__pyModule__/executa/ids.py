@@ -1,4 +1,4 @@
-"""Random ids: reverse-request ids and file-transport names."""
+"""Random ids: reverse-request ids."""
 
 import os
 

@@ -1,6 +1,7 @@
 """The one writer of the protocol stream: one whole frame per line, under one lock.
 
-Responses whose frame is over 512 KiB go by file transport. Lone surrogates are written as U+FFFD.
+A response whose frame is over the platform's 4 MiB result limit is replaced by a
+RESULT_TOO_LARGE error (Anna's hosts would refuse it). Lone surrogates are written as U+FFFD.
 """
 
 import json
@@ -8,10 +9,10 @@ import os
 import threading
 
 from .errors import INTERNAL_ERROR
-from .framing import MAX_FRAME_BYTES, well_formed
-from .ids import random_hex
+from .framing import well_formed
 
-FILE_TRANSPORT_THRESHOLD_BYTES = 512 * 1024
+# The platform's limit on one response frame, in bytes without its newline.
+MAX_RESULT_BYTES = 4 * 1024 * 1024
 # While more than this many bytes of answers wait to be written, no new frame is taken from stdin.
 MAX_PENDING_OUTPUT_BYTES = 4 * 1024 * 1024
 
@@ -36,16 +37,6 @@ def to_json_bytes(value) -> bytes:
         return well_formed(text).encode("utf-8")
 
 
-def _temp_dir() -> str:
-    """TMPDIR as given (unlike tempfile.gettempdir, which skips one it cannot write to), else the system's."""
-    given = os.environ.get("TMPDIR") if os.name == "posix" else None
-    if given:
-        return given
-    import tempfile  # only for large responses: keeps start-up light
-
-    return tempfile.gettempdir()
-
-
 class FrameWriter:
     def __init__(self, fd: int, log, on_closed) -> None:
         """
@@ -62,7 +53,7 @@ class FrameWriter:
         self._drained = threading.Condition()
 
     def request(self, id: str, method: str, params) -> None:
-        """A request from the plugin to the host (never file-transported)."""
+        """A request from the plugin to the host (the 4 MiB limit is on results only)."""
         self._write(to_json_bytes({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
 
     def result(self, id, result) -> None:
@@ -84,38 +75,15 @@ class FrameWriter:
                 self._drained.wait(0.2)
 
     def _response(self, id, data: bytes) -> None:
-        if len(data) > FILE_TRANSPORT_THRESHOLD_BYTES:
-            path = self._to_file(data)
-            if path is not None:
-                data = to_json_bytes({"jsonrpc": "2.0", "id": id, "__file_transport": path})
-            elif len(data) > MAX_FRAME_BYTES:
-                self._log(f"executa: the response to {json.dumps(id)} is {len(data)} bytes, over the 16 MiB frame limit")
-                message = "Response exceeds 16 MiB and could not go by file transport; see the plugin's stderr"
-                data = to_json_bytes({"jsonrpc": "2.0", "id": id, "error": {"code": INTERNAL_ERROR, "message": message}})
+        if len(data) > MAX_RESULT_BYTES:
+            self._log(f"executa: the response to {json.dumps(id)} is {len(data)} bytes, over the platform's 4 MiB result limit")
+            message = (
+                f"result too large: {len(data)} bytes is over the platform's 4 MiB result limit; "
+                "return a file reference instead (host/uploadFile or APS files)"
+            )
+            error_data = {"errorCode": "RESULT_TOO_LARGE", "result_size_bytes": len(data), "max_payload_bytes": MAX_RESULT_BYTES}
+            data = to_json_bytes({"jsonrpc": "2.0", "id": id, "error": {"code": INTERNAL_ERROR, "message": message, "data": error_data}})
         self._write(data)
-
-    def _to_file(self, data: bytes):
-        """Writes the whole response to a fresh 0600 file; None when that fails (nothing is left behind)."""
-        path = os.path.join(os.path.abspath(_temp_dir()), f"executa-resp-{random_hex()}.json")
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
-        except OSError as err:
-            self._log(f"executa: file transport failed ({err}); sending the response inline")
-            return None
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-        except OSError as err:
-            self._log(f"executa: file transport failed ({err}); sending the response inline")
-            os.close(fd)
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
-            return None
-        os.close(fd)
-        return path
 
     def _write(self, data: bytes) -> None:
         data += b"\n"

@@ -142,7 +142,7 @@ export class Dispatcher {
   private initialize(params: unknown): Record<string, unknown> {
     const asked = isObject(params) ? params.protocolVersion : undefined;
     const v2 = typeof asked === "string" && (asked === "2.0" || asked.startsWith("2."));
-    this.channel.v2 = v2;
+    this.channel.declined = v2 ? undefined : `this host's initialize offered ${offered(asked)}`;
     return {
       protocolVersion: v2 ? "2.0" : "1.1",
       serverInfo: { name: this.manifest.display_name || this.manifest.name, version: this.manifest.version },
@@ -249,4 +249,11 @@ function expectedFailure(value: unknown): string | undefined {
     if (value instanceof HostError) return `${value.method} failed: [${value.code} ${value.codeName}] ${value.message}`;
   } catch {}
   return undefined;
+}
+
+/** What an initialize offered, for the refusal of a reverse request: `protocolVersion "1.1"`. */
+function offered(asked: unknown): string {
+  if (asked === undefined) return "no protocolVersion";
+  if (typeof asked === "string") return `protocolVersion ${JSON.stringify(asked.slice(0, 40))}`;
+  return `a protocolVersion that is not a string (${asked === null ? "null" : typeof asked})`;
 }

@@ -36,8 +36,11 @@ interface Pending {
 
 /** The plugin's side of reverse RPC: the pending table and the negotiated state. */
 export class HostChannel {
-  /** True once `initialize` was answered "2.0". */
-  v2 = false;
+  /**
+   * Why reverse requests are refused locally (`this host's initialize offered protocolVersion "1.1"`),
+   * or undefined: no initialize came (Anna's hosts send none, and speak 2.0) or the last one offered 2.x.
+   */
+  declined: string | undefined = undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly capabilities: ReadonlySet<string>;
   /** Set when stdin closed: the host can answer nothing any more. */
@@ -86,10 +89,8 @@ export class HostChannel {
       new HostError(code, message, { method, data, codeName: codeName(ns, code, data) });
     const refusal = ns.names.get(ns.refusalCode);
     const refuse = (why: string) => Promise.reject(fail(ns.refusalCode, `${refusal}: ${method} ${why}`));
-    if (!this.v2) {
-      return refuse(
-        "needs Executa protocol 2.0, and this host did not negotiate it (it sent no initialize with protocolVersion \"2.0\")",
-      );
+    if (this.declined !== undefined) {
+      return refuse(`needs Executa protocol 2.0, and ${this.declined}`);
     }
     if (rule.capabilities.length > 0 && !rule.capabilities.some((c) => this.capabilities.has(c))) {
       return refuse(`needs "${rule.capabilities[0]}" in host_capabilities (executa.json), then run \`executa manifest\``);

@@ -65,8 +65,8 @@ export type Bindings = Record<string, Binding>;
 export interface HostClient {
   /**
    * Send a reverse request and wait for its result. Throws `HostError` when the host answers
-   * with an error, when the wait times out, or (without writing anything) when protocol 2.0
-   * was not negotiated or the manifest lacks the capability the method needs.
+   * with an error, when the wait times out, or (without writing anything) when an `initialize`
+   * offered a protocol other than 2.0 or the manifest lacks the capability the method needs.
    */
   request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<unknown>;
   /** `sampling/createMessage`: ask the host's language model. Needs `llm.sample`. */

@@ -1,15 +1,13 @@
 /**
- * The one writer of stdout: one whole frame per line, in the order they are sent. Responses
- * whose frame is over 512 KiB go by file transport. Lone surrogates are written as U+FFFD.
+ * The one writer of stdout: one whole frame per line, in the order they are sent. A response
+ * whose frame is over the platform's 4 MiB result limit is replaced by a RESULT_TOO_LARGE error
+ * (Anna's hosts would refuse it). Lone surrogates are written as U+FFFD.
  */
-import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { RpcCode } from "./errors.js";
-import { LONE_SURROGATE, MAX_FRAME_BYTES } from "./framing.js";
-import { randomHex } from "./ids.js";
+import { LONE_SURROGATE } from "./framing.js";
 
-export const FILE_TRANSPORT_THRESHOLD_BYTES = 512 * 1024;
+/** The platform's limit on one response frame, in bytes without its newline. */
+export const MAX_RESULT_BYTES = 4 * 1024 * 1024;
 
 export type Id = string | number | null;
 
@@ -46,7 +44,7 @@ export class FrameWriter {
     private readonly log: (message: string) => void,
   ) {}
 
-  /** A request from the plugin to the host (never file-transported). */
+  /** A request from the plugin to the host (the 4 MiB limit is on results only). */
   request(id: string, method: string, params: unknown): void {
     this.write(toJson({ jsonrpc: "2.0", id, method, params }) + "\n");
   }
@@ -62,54 +60,20 @@ export class FrameWriter {
   }
 
   private response(id: Id, text: string): void {
-    if (isOverThreshold(text)) {
-      const bytes = Buffer.from(text, "utf8");
-      const path = this.toFile(bytes);
-      if (path !== undefined) {
-        text = JSON.stringify({ jsonrpc: "2.0", id, __file_transport: path });
-      } else if (bytes.length > MAX_FRAME_BYTES) {
-        this.log(`executa: the response to ${JSON.stringify(id)} is ${bytes.length} bytes, over the 16 MiB frame limit`);
-        text = JSON.stringify({
-          jsonrpc: "2.0",
-          id,
-          error: { code: RpcCode.InternalError, message: "Response exceeds 16 MiB and could not go by file transport; see the plugin's stderr" },
-        });
-      }
+    if (isOverLimit(text)) {
+      const size = Buffer.byteLength(text, "utf8");
+      this.log(`executa: the response to ${JSON.stringify(id)} is ${size} bytes, over the platform's 4 MiB result limit`);
+      const message = `result too large: ${size} bytes is over the platform's 4 MiB result limit; return a file reference instead (host/uploadFile or APS files)`;
+      const data = { errorCode: "RESULT_TOO_LARGE", result_size_bytes: size, max_payload_bytes: MAX_RESULT_BYTES };
+      text = toJson({ jsonrpc: "2.0", id, error: { code: RpcCode.InternalError, message, data } });
     }
     this.write(text + "\n");
   }
-
-  /** Writes the whole response to a fresh 0600 file; undefined when that fails (nothing is left behind). */
-  private toFile(bytes: Buffer): string | undefined {
-    const path = join(resolve(tmpdir()), `executa-resp-${randomHex()}.json`);
-    let fd: number | undefined;
-    try {
-      fd = openSync(path, "wx", 0o600);
-      for (let done = 0; done < bytes.length; ) {
-        const n = writeSync(fd, bytes, done);
-        if (n <= 0) throw new Error(`short write: ${done} of ${bytes.length} bytes`);
-        done += n;
-      }
-      closeSync(fd);
-      return path;
-    } catch (err) {
-      if (fd !== undefined) {
-        try {
-          closeSync(fd);
-        } catch {}
-        try {
-          unlinkSync(path);
-        } catch {}
-      }
-      this.log(`executa: file transport failed (${(err as Error).message}); sending the response inline`);
-      return undefined;
-    }
-  }
 }
 
-function isOverThreshold(text: string): boolean {
+function isOverLimit(text: string): boolean {
   // A UTF-16 code unit is 1 to 3 UTF-8 bytes: only the middle range needs counting.
-  if (text.length * 3 <= FILE_TRANSPORT_THRESHOLD_BYTES) return false;
-  if (text.length > FILE_TRANSPORT_THRESHOLD_BYTES) return true;
-  return Buffer.byteLength(text, "utf8") > FILE_TRANSPORT_THRESHOLD_BYTES;
+  if (text.length * 3 <= MAX_RESULT_BYTES) return false;
+  if (text.length > MAX_RESULT_BYTES) return true;
+  return Buffer.byteLength(text, "utf8") > MAX_RESULT_BYTES;
 }

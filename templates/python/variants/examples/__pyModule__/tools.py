@@ -9,7 +9,7 @@ import re
 from typing import Literal
 
 from .executa import HostError, ToolContext, ToolError, tool
-from .executa.errors import SAMPLING_NOT_GRANTED, SAMPLING_NOT_NEGOTIATED
+from .executa.errors import SAMPLING_NOT_GRANTED
 
 # A word is a run of letters, digits, apostrophes and hyphens.
 _WORD = re.compile(r"(?:[^\W_]|['-])+")
@@ -108,10 +108,6 @@ def summarize(text: str, max_words: int = 50, *, ctx: ToolContext) -> dict:
             metadata={"tool": "summarize"},
         )
     except HostError as err:
-        if err.code == SAMPLING_NOT_NEGOTIATED:
-            raise ToolError(
-                "summarize needs an Anna host that speaks Executa protocol 2.0 with sampling; this host did not negotiate it."
-            ) from None
         hint = " Grant sampling to this plugin in Anna's settings." if err.code == SAMPLING_NOT_GRANTED else ""
         raise ToolError(f"The host refused the sampling request: [{err.code}] {err.message}{hint}") from None
     result = result if isinstance(result, dict) else {}

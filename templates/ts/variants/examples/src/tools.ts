@@ -122,11 +122,6 @@ export async function summarize(
     return { summary: result.content?.text ?? "", model: result.model ?? null };
   } catch (err) {
     if (!(err instanceof HostError)) throw err;
-    if (err.code === HostCode.SamplingNotNegotiated) {
-      throw new ToolError(
-        "summarize needs an Anna host that speaks Executa protocol 2.0 with sampling; this host did not negotiate it.",
-      );
-    }
     const hint = err.code === HostCode.SamplingNotGranted ? " Grant sampling to this plugin in Anna's settings." : "";
     throw new ToolError(`The host refused the sampling request: [${err.code}] ${err.message}${hint}`);
   }

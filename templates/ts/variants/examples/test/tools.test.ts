@@ -145,14 +145,6 @@ describe("summarize", () => {
     await assert.rejects(summarize({ text: "t", max_words: 0 }, ctx), (err) => err instanceof ToolError);
   });
 
-  test("a v1 host (NOT_NEGOTIATED) is a tool error that explains it", async () => {
-    const ctx = fakeContext({ sample: () => Promise.reject(new HostError(-32008, "not negotiated")) });
-    await assert.rejects(
-      summarize({ text: "t" }, ctx),
-      new ToolError("summarize needs an Anna host that speaks Executa protocol 2.0 with sampling; this host did not negotiate it."),
-    );
-  });
-
   test("a refusal is a tool error with the code, plus a hint for NOT_GRANTED", async () => {
     const refused = (code: number, message: string) => fakeContext({ sample: () => Promise.reject(new HostError(code, message)) });
     await assert.rejects(
