@@ -12,7 +12,7 @@ import type { StepOutcome } from "../common/term.js";
 import { checkOutputFolder, nativePlatformOf } from "../project/index.js";
 import { PLATFORM_KEYS, type PlatformKey } from "../protocol/index.js";
 import { checkManifestBeforeBuild } from "./manifest-check.js";
-import { artifactEntries, binaryUrls, entrypointIn, factsOf, writeArchive, writeBinaryUrls, writeChecksumFile, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
+import { artifactEntries, binaryUrls, entrypointIn, factsOf, fixModes, writeArchive, writeBinaryUrls, writeChecksumFile, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
 import { bunPackager, goPackager, nodePackager, prebuiltPackager, pythonPackager, type Built, type Packager, type Step } from "./packagers.js";
 import { readProject, type BuildLanguage, type BuildProject as Project } from "./project.js";
 import type { PythonLayout } from "./python.js";
@@ -130,6 +130,8 @@ interface Output {
   sbom: string[];
   /** Every file written, relative to the output folder. */
   written: string[];
+  /** What SHA256SUMS lists (build.json joins them once written). */
+  summed: FileFacts[];
 }
 
 function makePackager(plan: Plan, work: string, step: Step): Promise<Packager> {
@@ -202,9 +204,11 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
       tool: { name: PACKAGE_JSON.name, version: PACKAGE_JSON.version },
     }, contents);
     const executables = targets.filter((t) => t.layout !== "onedir");
-    writeSums(out, [...executables, ...targets.map((t) => t.archive), ...sbom.map((file) => factsOf(join(out, file)))]);
+    const summed = [...executables, ...targets.map((t) => t.archive), ...sbom.map((file) => factsOf(join(out, file)))];
+    writeSums(out, summed);
     written.push(...sbom, "SHA256SUMS");
-    return { targets, archives, sbom, written };
+    fixModes(out, written);
+    return { targets, archives, sbom, written, summed };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -290,6 +294,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     ...(reproducible && { reproducible }),
   };
   const { ok: _ok, dist: _dist, reproducible: _reproducible, ...stable } = report;
-  writeAtomic(join(dist, "build.json"), JSON.stringify(stable, null, 2) + "\n");
+  writeAtomic(join(dist, "build.json"), JSON.stringify(stable, null, 2) + "\n", 0o644);
+  // After the reproducible check, which compares the outputs without build.json (it holds this machine's verification).
+  writeSums(dist, [...output.summed, factsOf(join(dist, "build.json"))]);
+  fixModes(dist, ["build.json", "SHA256SUMS"]);
   return report;
 }
