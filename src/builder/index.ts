@@ -15,7 +15,7 @@ import { checkOutputFolder, nativePlatformOf } from "../project/index.js";
 import { PLATFORM_KEYS, type PlatformKey } from "../protocol/index.js";
 import { BUILD_FLAGS } from "./flags.js";
 import { checkManifestBeforeBuild } from "./manifest-check.js";
-import { artifactEntries, binaryUrls, entrypointIn, factsOf, writeArchive, writeBinaryUrls, writeChecksumFile, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
+import { artifactEntries, binaryUrls, entrypointIn, factsOf, fixModes, writeArchive, writeBinaryUrls, writeChecksumFile, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
 import { bunPackager, goPackager, nodePackager, prebuiltPackager, pythonPackager, type Built, type Packager, type Step } from "./packagers.js";
 import { readProject, type BuildLanguage, type BuildProject as Project } from "./project.js";
 import type { PythonLayout } from "./python.js";
@@ -124,6 +124,8 @@ interface Output {
   sbom: string[];
   /** Every file written, relative to the output folder. */
   written: string[];
+  /** What SHA256SUMS lists (build.json joins them once written). */
+  summed: FileFacts[];
 }
 
 function makePackager(plan: Plan, work: string, step: Step): Promise<Packager> {
@@ -196,9 +198,11 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
       tool: { name: PACKAGE_JSON.name, version: PACKAGE_JSON.version },
     }, contents);
     const executables = targets.filter((t) => t.layout !== "onedir");
-    writeSums(out, [...executables, ...targets.map((t) => t.archive), ...sbom.map((file) => factsOf(join(out, file)))]);
+    const summed = [...executables, ...targets.map((t) => t.archive), ...sbom.map((file) => factsOf(join(out, file)))];
+    writeSums(out, summed);
     written.push(...sbom, "SHA256SUMS");
-    return { targets, archives, sbom, written };
+    fixModes(out, written);
+    return { targets, archives, sbom, written, summed };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -287,6 +291,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     ...(reproducible && { reproducible }),
   };
   const { ok: _ok, dist: _dist, reproducible: _reproducible, ...stable } = report;
-  writeAtomic(join(dist, "build.json"), JSON.stringify(stable, null, 2) + "\n");
+  writeAtomic(join(dist, "build.json"), JSON.stringify(stable, null, 2) + "\n", 0o644);
+  // After the reproducible check, which compares the outputs without build.json (it holds this machine's verification).
+  writeSums(dist, [...output.summed, factsOf(join(dist, "build.json"))]);
+  fixModes(dist, ["build.json", "SHA256SUMS"]);
   return report;
 }

@@ -4,8 +4,8 @@
  * --base-url) that block in executa.json's distribution.profiles.binary.
  */
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
-import { basename, join, relative, sep } from "node:path";
+import { chmodSync, closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { updateExecutaJson } from "../project/index.js";
 import type { Manifest, PlatformKey } from "../protocol/index.js";
 import { PLATFORM_KEYS } from "../protocol/index.js";
@@ -111,6 +111,22 @@ export function writeChecksumFile(distDir: string, archive: FileFacts): string {
 export function writeSums(distDir: string, files: readonly FileFacts[]): void {
   const lines = [...files].sort((a, b) => (a.file < b.file ? -1 : 1)).map((f) => `${f.sha256}  ${f.file}\n`);
   writeAtomic(join(distDir, "SHA256SUMS"), lines.join(""), 0o644);
+}
+
+/**
+ * Fixed modes for what the build wrote, whatever the umask: 0755 for folders and executables
+ * (a file with any execute bit), 0644 for the rest. `files` are relative to `distDir`.
+ */
+export function fixModes(distDir: string, files: readonly string[]): void {
+  const folders = new Set<string>();
+  for (const file of files) {
+    const path = join(distDir, file);
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) continue;
+    chmodSync(path, stat.isDirectory() || stat.mode & 0o111 ? 0o755 : 0o644);
+    for (let dir = dirname(file); dir !== "." && dir !== "/" && !folders.has(dir); dir = dirname(dir)) folders.add(dir);
+  }
+  for (const dir of folders) chmodSync(join(distDir, dir), 0o755);
 }
 
 export interface BinaryUrl {

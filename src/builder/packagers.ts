@@ -14,6 +14,7 @@ import { bunCompile } from "./bun.js";
 import { goBuild, goVersion } from "./go.js";
 import { fetchPackageFiles } from "./npm-fetch.js";
 import type { BuildProject as Project } from "./project.js";
+import { checkDeclaredDependencies } from "./python-deps.js";
 import { checkPythonTargets, pyinstallerBuild, pyinstallerWorkPath, pythonTool, type PythonLayout } from "./python.js";
 import { cpython, goBuildInfo, goStdlib, jsRuntime, npmComponents, pythonPackages, type SbomComponent } from "./sbom/index.js";
 import { injectSea, makeSeaBlob } from "./sea.js";
@@ -107,6 +108,7 @@ export async function goPackager(project: Project): Promise<Packager> {
 export async function pythonPackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, layout: PythonLayout): Promise<Packager> {
   checkPythonTargets(targets, host);
   const tool = await pythonTool(project.dir);
+  await checkDeclaredDependencies(project.dir, tool.python);
   const entry: PythonEntry = project.entry ? pythonEntry(project.dir, project.entry) : { kind: "package", name: project.pyModule! };
   return async (_key, tempOut) => {
     const built = await pyinstallerBuild({ tool, projectDir: project.dir, entry, name: project.name, layout, workDir: work, outDir: join(work, "out") });

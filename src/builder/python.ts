@@ -3,12 +3,14 @@
  * has one, manifest.json shipped as data. Two layouts: one folder (the default: nothing to unpack
  * at start-up) or one file (unpacks itself into a temp folder on every start).
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 import { exec, tail } from "../common/exec.js";
 import { MANIFEST_PATH, projectVenv, requirePython, type PythonEntry } from "../project/index.js";
 import type { PlatformKey } from "../protocol/index.js";
+import { checkFrozenImports } from "./python-deps.js";
+import { toolchainVersion } from "./targets/index.js";
 
 export type PythonLayout = "onedir" | "onefile";
 export const PYTHON_LAYOUTS: readonly PythonLayout[] = ["onedir", "onefile"];
@@ -32,7 +34,7 @@ export async function pythonTool(projectDir: string): Promise<PythonTool> {
     const venv = projectVenv(projectDir);
     throw new ExecutaError(`PyInstaller is not installed for ${python}`, {
       hint: venv
-        ? `install it into the project's virtual environment: \`${python} -m pip install "pyinstaller>=6.10"\` (or \`uv sync --extra build\`)`
+        ? `install it into the project's virtual environment: \`${python} -m pip install "pyinstaller==${toolchainVersion("pyinstaller")}"\` (or \`uv sync --extra build\`)`
         : "run the build as `uv run --with pyinstaller executa build`, or install the project's build extra (`pip install -e '.[build]'`)",
     });
   }
@@ -110,8 +112,20 @@ export async function pyinstallerBuild(options: PyInstallerOptions): Promise<str
       hint: "run PyInstaller by hand with --log-level DEBUG to see the whole error",
     });
   }
+  const warnFile = join(pyinstallerWorkPath(options.workDir), options.name, `warn-${options.name}.txt`);
+  checkFrozenImports(warnFile, projectModules(options.projectDir), options.projectDir, options.tool.python);
   const exe = options.name + (process.platform === "win32" ? ".exe" : "");
   return options.layout === "onefile" ? join(options.outDir, exe) : join(options.outDir, options.name);
+}
+
+/** The top-level modules the project's own folder holds (its packages and scripts), and the script PyInstaller starts. */
+function projectModules(projectDir: string): string[] {
+  const names = readdirSync(projectDir, { withFileTypes: true }).flatMap((e) => {
+    if (e.isFile() && e.name.endsWith(".py")) return [e.name.slice(0, -3)];
+    if (e.isDirectory() && existsSync(join(projectDir, e.name, "__init__.py"))) return [e.name];
+    return [];
+  });
+  return ["__main__", ...names];
 }
 
 /** PyInstaller's work folder (its Analysis table of contents lists what it collected). */

@@ -17,6 +17,7 @@ export const Rule = {
   manifestFields: "SPEC Manifest fields, Tool definition and Parameter schema: name, version (SemVer), description and at least one tool are required; each tool needs a unique name and a description; each parameter a name and one of the supported types.",
   healthStatus: 'SPEC health: "`status` must be one of `ready`, `error`, `initializing`."',
   healthTimeout: 'SPEC Default timeouts: health 3 s, "not configurable".',
+  modulesResolve: "SPEC invoke: a listed tool must run when invoked with valid arguments; a module or library it imports that cannot be loaded (missing from the environment or the artifact) means it never can.",
   invokeResult: 'SPEC invoke: "The Agent decodes `result` as {success, data, error, duration_ms}" (the host defaults success to false).',
   invokeIdEcho:
     'SPEC Reverse-RPC correlation: "the plugin must echo it back in the reverse-RPC params"; "Plugins that serve concurrent tools.invoke calls must propagate context.invoke_id".',

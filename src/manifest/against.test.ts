@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
+import { PACKAGE_ROOT } from "../common/package-info.js";
 import { bumpBetween, bumpFor, classifyChanges, compareWithRelease } from "./against.js";
 
 interface P { name: string; type: string; description: string; required: boolean; [field: string]: unknown }
@@ -11,7 +14,7 @@ const tool = (name: string, parameters: P[]): T => ({ name, description: `Does $
 const manifest = (tools: T[], credentials: M["credentials"]): M => ({ name: "p", display_name: "P", version: "1.2.0", description: "d", tools, credentials });
 
 const BASE = manifest([
-  tool("search", [param("query", "string", { required: true }), param("mode", "string", { enum: ["fast", "deep"] }), param("limit", "integer", { default: 10 })]),
+  tool("search", [param("query", "string", { required: true }), param("mode", "string", { enum: ["fast", "deep"] }), param("limit", "integer", { default: 10 }), param("ids", "array", { items: { type: "integer" } })]),
   tool("stats", [param("text", "string", { required: true })]),
 ], [{ name: "API_KEY", required: false }]);
 
@@ -25,37 +28,66 @@ function edit(fn: (m: M) => void): M {
   return m;
 }
 
-test("breaking: a tool removed, a parameter removed, newly required, a type changed, an enum value removed, a required credential added, a timeout lowered", () => {
-  const cases: Array<[string, (m: M) => void, RegExp]> = [
-    ["tool removed", (m) => m.tools.pop(), /tool 'stats' removed/],
-    ["parameter removed", (m) => m.tools[0]!.parameters.pop(), /parameter 'limit' removed/],
-    ["newly required", (m) => Object.assign(m.tools[0]!.parameters[2]!, { required: true }), /parameter 'limit': required false -> true/],
-    ["required parameter added", (m) => m.tools[1]!.parameters.push(param("lang", "string", { required: true })), /parameter 'lang' added/],
-    ["type changed", (m) => Object.assign(m.tools[0]!.parameters[2]!, { type: "number" }), /limit': type "integer" -> "number"/],
-    ["enum value removed", (m) => Object.assign(m.tools[0]!.parameters[1]!, { enum: ["fast"] }), /mode': enum/],
-    ["enum added where any value went", (m) => Object.assign(m.tools[1]!.parameters[0]!, { enum: ["a"] }), /text': enum/],
-    ["required credential added", (m) => m.credentials.push({ name: "TOKEN", required: true }), /required credential 'TOKEN' added/],
-    ["credential now required", (m) => Object.assign(m.credentials[0]!, { required: true }), /credential 'API_KEY' is now required/],
-    ["timeout lowered", (m) => Object.assign(m.tools[0]!, { timeout: 10 }), /timeout 30 -> 10/],
-  ];
-  for (const [what, fn, message] of cases) {
-    const found = classes(edit(fn));
-    assert.equal(found.length, 1, `${what}: ${JSON.stringify(found)}`);
-    assert.equal(found[0]![0], "breaking", what);
-    assert.match(found[0]![1], message, what);
+/** One case per row of README's gate table: the edit that makes the change. */
+const RULE_CASES: Record<string, (m: M) => void> = {
+  "a tool removed": (m) => m.tools.pop(),
+  "a tool renamed (same parameters, or same description)": (m) => (m.tools[1]!.name = "text_stats"),
+  "a parameter removed": (m) => m.tools[0]!.parameters.splice(2, 1),
+  "a parameter renamed (same schema, or same description)": (m) => (m.tools[0]!.parameters[2]!.name = "max_results"),
+  "a required parameter added": (m) => m.tools[1]!.parameters.push(param("lang", "string", { required: true })),
+  "an optional parameter made required": (m) => Object.assign(m.tools[0]!.parameters[2]!, { required: true }),
+  "a parameter's type changed, other than integer to number": (m) => Object.assign(m.tools[0]!.parameters[2]!, { type: "string" }),
+  "a parameter's type widened from integer to number": (m) => Object.assign(m.tools[0]!.parameters[2]!, { type: "number" }),
+  "an array parameter's item type changed, other than integer to number": (m) => Object.assign(m.tools[0]!.parameters[3]!, { items: { type: "string" } }),
+  "an array parameter's item type widened from integer to number": (m) => Object.assign(m.tools[0]!.parameters[3]!, { items: { type: "number" } }),
+  "an enum value removed": (m) => Object.assign(m.tools[0]!.parameters[1]!, { enum: ["fast"] }),
+  "an enum added to a parameter that took any value": (m) => Object.assign(m.tools[1]!.parameters[0]!, { enum: ["a"] }),
+  "an optional parameter's default changed, added or removed": (m) => Object.assign(m.tools[0]!.parameters[2]!, { default: 20 }),
+  "a required parameter's default changed": (m) => Object.assign(m.tools[0]!.parameters[0]!, { default: "anna" }),
+  "a required credential added": (m) => m.credentials.push({ name: "TOKEN", required: true }),
+  "an optional credential made required": (m) => Object.assign(m.credentials[0]!, { required: true }),
+  "a tool's timeout lowered": (m) => Object.assign(m.tools[0]!, { timeout: 10 }),
+  "the plugin's name changed": (m) => (m.name = "q"),
+  "a tool added": (m) => m.tools.push(tool("export", [param("format", "string")])),
+  "an optional parameter added": (m) => m.tools[1]!.parameters.push(param("lang", "string")),
+  "an enum value added": (m) => Object.assign(m.tools[0]!.parameters[1]!, { enum: ["fast", "deep", "exact"] }),
+  "a required parameter made optional": (m) => Object.assign(m.tools[0]!.parameters[0]!, { required: false }),
+  "a tool's timeout raised": (m) => Object.assign(m.tools[0]!, { timeout: 60 }),
+  "an optional credential added": (m) => m.credentials.push({ name: "REGION", required: false }),
+  "a credential removed": (m) => m.credentials.pop(),
+  "a tool's or parameter's description changed": (m) => (m.tools[0]!.parameters[0]!.description = "What to look for."),
+  "the plugin's display name, description, author, homepage, icon, category or license changed": (m) => (m.display_name = "Plugin"),
+  "tools or parameters reordered": (m) => m.tools.reverse(),
+};
+
+/** README's gate table: `| change | class |` rows under "### The breaking-change gate". */
+function readmeRules(): Array<[string, string]> {
+  const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### The breaking-change gate"));
+  const table = section.slice(0, section.indexOf("\n\n", section.indexOf("| change | class |")));
+  return [...table.matchAll(/^\| (.+?) \| (breaking|compatible|patch) \|$/gm)].map((m) => [m[1]!, m[2]!]);
+}
+
+test("README's table of the gate's rules: every row is a case here, and the gate classes it as the table says", () => {
+  const rules = readmeRules();
+  assert.ok(rules.length >= 20, `the table was not found: ${rules.length} rows`);
+  assert.deepEqual(rules.map(([change]) => change).sort(), Object.keys(RULE_CASES).sort(), "the README table and the cases list the same rows");
+  for (const [change, cls] of rules) {
+    const found = classes(edit(RULE_CASES[change]!));
+    assert.ok(found.length > 0, `${change}: no change found`);
+    assert.deepEqual([...new Set(found.map(([c]) => c))], [cls], `${change}: ${JSON.stringify(found)}`);
   }
 });
 
-test("compatible: a tool or optional parameter added, an enum value added, a timeout raised, a parameter made optional", () => {
-  const cases: Array<[string, (m: M) => void]> = [
-    ["tool added", (m) => m.tools.push(tool("export", [param("format", "string")]))],
-    ["optional parameter added", (m) => m.tools[1]!.parameters.push(param("lang", "string"))],
-    ["enum value added", (m) => Object.assign(m.tools[0]!.parameters[1]!, { enum: ["fast", "deep", "exact"] })],
-    ["timeout raised", (m) => Object.assign(m.tools[0]!, { timeout: 60 })],
-    ["made optional", (m) => Object.assign(m.tools[0]!.parameters[0]!, { required: false })],
-    ["optional credential added", (m) => m.credentials.push({ name: "REGION", required: false })],
-  ];
-  for (const [what, fn] of cases) assert.deepEqual(classes(edit(fn)).map(([c]) => c), ["compatible"], what);
+test("the gate's two conventional rules: a changed default breaks a caller that leaves it out; integer to number breaks none", () => {
+  const defaultChanged = classes(edit((m) => Object.assign(m.tools[0]!.parameters[2]!, { default: 20 })));
+  assert.deepEqual(defaultChanged, [["breaking", `tool 'search': parameter 'limit': default 10 -> 20`]]);
+  const widened = classes(edit((m) => Object.assign(m.tools[0]!.parameters[2]!, { type: "number" })));
+  assert.deepEqual(widened, [["compatible", `tool 'search': parameter 'limit': type "integer" -> "number"`]]);
+  const narrowed = classifyChanges(edit((m) => Object.assign(m.tools[0]!.parameters[2]!, { type: "number" })), BASE).map((c) => c.class);
+  assert.deepEqual(narrowed, ["breaking"], "number to integer narrows: a caller sending 1.5 breaks");
+  const itemsAndMore = classes(edit((m) => Object.assign(m.tools[0]!.parameters[3]!, { items: { type: "number", enum: [1, 2] } })));
+  assert.deepEqual(itemsAndMore.map(([c]) => c), ["breaking"], "widened items that also gained an enum");
 });
 
 test("patch: descriptions and display fields", () => {

@@ -90,16 +90,36 @@ function classifyCredentials(before: Json | undefined, after: Json | undefined):
   return out;
 }
 
-function classifyOne(c: Change): Unpriced[] {
+/** Every value of the old type is one of the new: an integer is a number. */
+const widens = (before: unknown, after: unknown) => before === "integer" && after === "number";
+
+/** `items` ({type, ...}) or `items_type` ("integer") widened from integer to number, nothing else changed. */
+function widensItems(before: unknown, after: unknown): boolean {
+  if (!isObj(before) || !isObj(after)) return widens(before, after);
+  const { type: was, ...restBefore } = before;
+  const { type: is, ...restAfter } = after;
+  return widens(was, is) && same(restBefore, restAfter);
+}
+
+/** The parameter was required in the release, so every existing call passes it and never saw the default. */
+function wasRequired(released: unknown, c: Change): boolean {
+  return Boolean(c.tool && c.parameter && paramOf(released, c.tool, c.parameter)?.required === true);
+}
+
+function classifyOne(c: Change, released: unknown): Unpriced[] {
   const as = (cls: ChangeClass): Unpriced[] => [{ ...c, class: cls }];
   switch (c.kind) {
     case "tool-removed":
     case "parameter-removed":
-    case "type-changed":
-    case "items-changed":
       return as("breaking");
-    case "tool-added":
+    case "type-changed":
+      return as(widens(c.before, c.after) ? "compatible" : "breaking");
+    case "items-changed":
+      return as(widensItems(c.before, c.after) ? "compatible" : "breaking");
     case "default-changed":
+      // A caller that leaves out an optional parameter gets the default: changing it changes what that call does.
+      return as(wasRequired(released, c) ? "compatible" : "breaking");
+    case "tool-added":
       return as("compatible");
     case "parameter-added":
       return as(isObj(c.after) && c.after.required === true ? "breaking" : "compatible");
@@ -136,7 +156,7 @@ export function classifyChanges(released: unknown, current: unknown): Unpriced[]
   for (const [gone, added] of params) {
     out.push({ kind: "parameter-renamed", tool: added.tool, parameter: added.parameter, before: gone.parameter ?? null, class: "breaking", message: `tool '${added.tool}': parameter '${gone.parameter}' renamed to '${added.parameter}'` });
   }
-  for (const c of changes) if (!paired.has(c)) out.push(...classifyOne(c));
+  for (const c of changes) if (!paired.has(c)) out.push(...classifyOne(c, released));
   const order: Record<ChangeClass, number> = { breaking: 0, compatible: 1, patch: 2 };
   return out.sort((a, b) => order[a.class] - order[b.class]);
 }

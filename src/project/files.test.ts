@@ -4,12 +4,12 @@ import { parseGoMod, parsePyProject } from "./files.js";
 
 test("pyproject.toml: the keys the manifest and the launch need, in TOML's own forms", () => {
   const py = parsePyProject([
-    '[build-system]', 'requires = ["hatchling"]', '', '[project]', 'name = "demo"', 'version = "1.2.3"  # comment',
+    '[build-system]', 'requires = ["hatchling"]', '', '[project]', 'name = "demo"', 'dependencies = ["python-dateutil>=2.8", "tomli; python_version < \'3.11\'"]', 'version = "1.2.3"  # comment',
     "description = 'Single quoted'", 'license = { text = "MIT" }', 'authors = [{ name = "Ada", email = "a@x" }]', '',
     '[project.scripts]', 'a = "m:f"', "'b-c' = 'n:g'", '', '[tool.x]', 'version = "9"', '',
   ].join("\n"));
-  assert.deepEqual(py, { name: "demo", version: "1.2.3", description: "Single quoted", license: "MIT", author: "Ada", scripts: [["a", "m:f"], ["b-c", "n:g"]] });
-  assert.deepEqual(parsePyProject('[project]\nname = """multi\nline"""\nlicense = "Apache-2.0"\n'), { name: "multi\nline", version: undefined, description: undefined, license: "Apache-2.0", author: undefined, scripts: [] });
+  assert.deepEqual(py, { name: "demo", version: "1.2.3", description: "Single quoted", license: "MIT", author: "Ada", scripts: [["a", "m:f"], ["b-c", "n:g"]], dependencies: ["python-dateutil>=2.8", "tomli; python_version < '3.11'"] });
+  assert.deepEqual(parsePyProject('[project]\nname = """multi\nline"""\nlicense = "Apache-2.0"\n'), { name: "multi\nline", version: undefined, description: undefined, license: "Apache-2.0", author: undefined, scripts: [], dependencies: [] });
 });
 
 test("pyproject.toml that is not TOML: a located error", () => {

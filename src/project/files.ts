@@ -14,6 +14,8 @@ export interface PyProject {
   author?: string;
   /** `[project.scripts]`, in file order. */
   scripts: [name: string, target: string][];
+  /** `[project].dependencies`: PEP 508 requirement strings. */
+  dependencies: string[];
 }
 
 export interface GoMod {
@@ -72,6 +74,7 @@ export function parsePyProject(text: string, path = "pyproject.toml"): PyProject
     license,
     author: firstAuthor ? str(firstAuthor.name) : undefined,
     scripts,
+    dependencies: Array.isArray(project.dependencies) ? project.dependencies.filter((d): d is string => typeof d === "string") : [],
   };
 }
 

@@ -2,6 +2,7 @@
 import Handlebars from "handlebars";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { pinnedAction, toolchainVersion, type WorkflowPins } from "../builder/targets/index.js";
 import { TEMPLATE_PY_MODULE } from "../project/index.js";
 import { goString, jsonString, markdownText, pythonString, pythonValue, tomlString, yamlString } from "./escape.js";
 import type { PackageManagerContext } from "./package-manager.js";
@@ -61,6 +62,10 @@ engine.registerHelper({
   /** A template's probe (VariantFacts) as the params of an invoke, and as one invoke frame with this id. */
   invokeParams: (probe: VariantFacts["probe"]) => ({ tool: probe.tool, arguments: probe.arguments }),
   invokeFrame: (probe: VariantFacts["probe"], id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "invoke", params: { tool: probe.tool, arguments: probe.arguments } }),
+  /** A workflow's `uses:` value: the action pinned by commit, its tag in a comment. */
+  action: (name: unknown) => pinnedAction(String(name)),
+  /** The exact version of a toolchain piece (python, pyinstaller, node, go...) the workflows install. */
+  toolchain: (name: unknown) => toolchainVersion(String(name) as keyof WorkflowPins["toolchain"]),
   /** A JSON value as a Python literal. */
   pyValue: (value: unknown) => pythonValue(value),
 });

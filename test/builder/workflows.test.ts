@@ -5,7 +5,8 @@ import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { parse } from "yaml";
 import { buildTargets, workflowMatrix } from "../../src/builder/index.js";
-import { goEnvFor, nodeRuntimeFor, NATIVE_RUNNERS } from "../../src/builder/targets/index.js";
+import { CROSS_RUNNER, goEnvFor, nodeRuntimeFor, WORKFLOW_PINS } from "../../src/builder/targets/index.js";
+import { PLATFORM_KEYS, PLATFORMS, type PlatformKey } from "../../src/protocol/index.js";
 import { exec, which } from "../../src/common/exec.js";
 import { scaffoldProject } from "./helpers.js";
 
@@ -55,12 +56,43 @@ test("every target in each workflow's build matrix is one `executa build` accept
   assert.ok(!matrixOf("ts").some((m) => m.target === "linux-armv7l"), "Node has no linux-armv7l build");
 });
 
-test("the matrices are rendered from the builder's one list (adding a platform is one edit)", () => {
-  assert.deepEqual(matrixOf("ts").map((m) => m.target), workflowMatrix("ts").map((m) => m.target));
-  assert.deepEqual(matrixOf("go").map((m) => m.target), workflowMatrix("go").map((m) => m.target));
-  assert.equal(matrixOf("go").length, 7, "Go cross-builds every Anna platform");
+test("each matrix is derived from the one platform table: every Anna platform the language builds that a hosted runner has", () => {
+  const all = PLATFORM_KEYS as readonly string[];
+  // Go cross-builds every platform; TypeScript those Node publishes a binary for (not linux-armv7l).
+  assert.deepEqual(matrixOf("go").map((m) => m.target), [...all]);
+  assert.deepEqual(matrixOf("ts").map((m) => m.target), all.filter((k) => k !== "linux-armv7l"));
+  // Python builds natively: every platform but linux-armv7l, which has no hosted runner.
+  assert.deepEqual(matrixOf("python").map((m) => m.target), all.filter((k) => k !== "linux-armv7l"));
+  for (const { target, os } of matrixOf("python")) {
+    const { os: platformOs, arch } = PLATFORMS[target as PlatformKey];
+    const runnerOs = { linux: /^ubuntu-/, darwin: /^macos-/, windows: /^windows-/ }[platformOs];
+    assert.match(os!, runnerOs, `${target} builds on a ${platformOs} runner`);
+    assert.equal(/-arm$|^macos-1[4-9]$/.test(os!), arch === "arm64" || arch === "aarch64", `${target} builds on a runner of its own architecture (${os})`);
+  }
   assert.deepEqual(matrixOf("python"), workflowMatrix("python"));
-  for (const { target, os } of matrixOf("python")) assert.equal(os, NATIVE_RUNNERS[target as keyof typeof NATIVE_RUNNERS], `${target} builds on its own runner`);
+  for (const lang of ["ts", "go"] as const) assert.ok(matrixOf(lang).every((m) => m.os === undefined || m.os === CROSS_RUNNER), lang);
+});
+
+test("every action is pinned by commit with its tag in a comment, from the one table; the toolchain at exact versions", () => {
+  const EXACT = /^\d+\.\d+\.\d+$/;
+  for (const lang of LANGS) {
+    const text = readFileSync(join(dirs[lang], ".github", "workflows", "ci.yml"), "utf8");
+    const uses = [...text.matchAll(/uses: (.*)$/gm)].map((m) => m[1]!);
+    assert.ok(uses.length > 5, lang);
+    for (const line of uses) {
+      const m = /^([\w.-]+\/[\w.-]+)@([0-9a-f]{40}) # (v[\d.]+)$/.exec(line);
+      assert.ok(m, `${lang}: ${line} is not pinned by commit with its tag in a comment`);
+      assert.deepEqual({ sha: m[2], tag: m[3] }, WORKFLOW_PINS.actions[m[1]!], `${lang}: ${m[1]} is not the table's pin`);
+    }
+    for (const [, key, value = ""] of text.matchAll(/^\s*(node-version|python-version|go-version): (.*)$/gm)) {
+      if (value.includes("matrix.python")) continue; // the unit tests' range of supported Pythons
+      assert.match(value, EXACT, `${lang}: ${key} ${value}`);
+    }
+  }
+  const python = workflows.python;
+  assert.equal((python as unknown as { env: Record<string, string> }).env.PYINSTALLER_VERSION, WORKFLOW_PINS.toolchain.pyinstaller);
+  assert.ok(python.jobs.build!.steps.some((s) => s.run === 'python -m pip install . "pyinstaller==$PYINSTALLER_VERSION"'), "the build job installs the project, its dependencies and the pinned PyInstaller");
+  assert.match(readFileSync(join(dirs.python, "pyproject.toml"), "utf8"), new RegExp(`build = \\["pyinstaller==${WORKFLOW_PINS.toolchain.pyinstaller.replaceAll(".", "\\.")}"\\]`));
 });
 
 test("releases are attested with the least permissions; pull requests run the breaking-change gate", () => {
@@ -110,9 +142,9 @@ test("actionlint finds nothing in the three generated workflows", async (t) => {
 
 test("the TypeScript workflow installs and runs the toolchain with the project's package manager, actionlint clean", async (t) => {
   const expected = {
-    pnpm: { setup: "pnpm/action-setup@v4", cache: "pnpm", install: "pnpm install --frozen-lockfile", executa: "pnpm exec executa" },
+    pnpm: { setup: "pnpm/action-setup", cache: "pnpm", install: "pnpm install --frozen-lockfile", executa: "pnpm exec executa" },
     yarn: { setup: undefined, cache: "yarn", install: "yarn install --immutable", executa: "yarn executa" },
-    bun: { setup: "oven-sh/setup-bun@v2", cache: undefined, install: "bun install --frozen-lockfile", executa: "bunx executa" },
+    bun: { setup: "oven-sh/setup-bun", cache: undefined, install: "bun install --frozen-lockfile", executa: "bunx executa" },
   } as const;
   const linter = await actionlint();
   for (const [name, want] of Object.entries(expected)) {
@@ -127,7 +159,7 @@ test("the TypeScript workflow installs and runs the toolchain with the project's
         const at = job.steps.indexOf(node);
         assert.equal(node.with?.cache, want.cache, `${name} ${jobName}`);
         assert.equal(job.steps[at + 1]?.run, want.install, `${name} ${jobName}`);
-        if (want.setup) assert.equal(job.steps[at - 1]?.uses, want.setup, `${name} ${jobName}`);
+        if (want.setup) assert.equal(job.steps[at - 1]?.uses?.split("@")[0], want.setup, `${name} ${jobName}`);
         if (name === "yarn") assert.equal(job.steps[at - 1]?.run, "corepack enable", `${name} ${jobName}`);
       }
       assert.ok(wf.jobs.conformance!.steps.some((s) => s.run === `${want.executa} test`), name);

@@ -18,9 +18,11 @@ export function buildTargets(language: Language): PlatformKey[] {
  */
 export const NATIVE_RUNNERS: Partial<Record<PlatformKey, string>> = {
   "linux-x86_64": "ubuntu-latest",
+  "linux-aarch64": "ubuntu-24.04-arm",
   "darwin-arm64": "macos-14",
   "darwin-x86_64": "macos-15-intel",
   "windows-x86_64": "windows-latest",
+  "windows-arm64": "windows-11-arm",
 };
 
 /** The runner that cross-builds every target of a TypeScript or Go plugin. */

@@ -3,8 +3,17 @@ import { RpcError } from "../../protocol/index.js";
 import { RpcTimeout, type Response, type Session } from "../../host/index.js";
 import { brokenCalls, validArguments } from "../args.js";
 import { describeStray, errorCode, frames, show, straysSince, type CheckContext } from "../context.js";
+import { missingModuleLine } from "../missing-module.js";
 import { Rule } from "../rules.js";
 import { fail, Findings, pass, skip, warn, type Check } from "../types.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What the plugin wrote on stderr after `before` (its last 64 KiB, which slide). */
+function stderrSince(session: Session, before: string): string {
+  const now = session.stderr;
+  return now.startsWith(before) ? now.slice(before.length) : now;
+}
 
 const ENVELOPE_KEYS = new Set(["success", "data", "error", "duration_ms"]);
 
@@ -92,7 +101,7 @@ function judgeEnvelope(f: Findings, r: Response, notes: string[], label: string)
 
 export const envelopeCheck: Check = {
   id: "invoke.envelope",
-  description: "every tool, invoked with valid generated arguments, returns the {success, data} InvokeResult envelope",
+  description: "every tool, invoked with valid generated arguments, loads every module it imports and returns the {success, data} InvokeResult envelope",
   rule: Rule.invokeResult,
   needs: ["alive", "tools"],
   async run(ctx: CheckContext) {
@@ -102,7 +111,19 @@ export const envelopeCheck: Check = {
     for (const tool of ctx.tools) {
       const args = validArguments(tool);
       const label = `${tool.name} ${show(args, 120)}`;
+      const stderrBefore = session.stderr;
       const r = await answerOf(session, tool.name, args, { timeoutMs: ctx.toolTimeoutMs(tool), credentials: ctx.credentials() });
+      const answered = isLost(r) ? undefined : r.frame;
+      const ok = answered && !("error" in answered) && (answered.result as { success?: unknown } | undefined)?.success === true;
+      if (!ok) {
+        if (session.alive) await sleep(100); // the traceback on stderr may trail the answer on stdout
+        const missing = missingModuleLine(`${show(answered ?? "", 2000)}\n${stderrSince(session, stderrBefore)}`);
+        if (missing) {
+          f.fail(`${tool.name} cannot load a module it imports: ${missing} (install the dependency where the plugin runs: the project's environment, and for a build the one it packs)`, Rule.modulesResolve);
+          if (!session.alive) break;
+          continue;
+        }
+      }
       if (isLost(r)) {
         f.fail(`${label}: ${r.lost}`, r.rule);
         if (!session.alive) break;

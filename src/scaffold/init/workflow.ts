@@ -56,7 +56,8 @@ const uses = (step: Step, action: string) => String(step.get("uses") ?? "").star
 function adaptSteps(doc: Document, dir: string, type: ExecutaType): void {
   const hasPackageJson = existsSync(join(dir, "package.json"));
   const lockfile = existsSync(join(dir, "package-lock.json"));
-  const goMod = existsSync(join(dir, "go.mod"));
+  const pyproject = existsSync(join(dir, "pyproject.toml"));
+  const requirements = existsSync(join(dir, "requirements.txt"));
   eachStep(doc, (step) => {
     const run = String(step.get("run") ?? "");
     if (run === "npm ci") return hasPackageJson ? (step.set("run", lockfile ? "npm ci" : "npm install"), step) : undefined;
@@ -68,12 +69,9 @@ function adaptSteps(doc: Document, dir: string, type: ExecutaType): void {
       const options = step.get("with");
       if (isMap(options) && !lockfile) options.delete("cache");
     }
-    if (uses(step, "actions/setup-go") && !goMod) {
-      const options = step.get("with");
-      if (isMap(options)) {
-        options.delete("go-version-file");
-        options.set("go-version", "stable");
-      }
+    if (/pip install \. /.test(run) && !pyproject) {
+      // No pyproject.toml to install the plugin from: its requirements file, else PyInstaller alone.
+      step.set("run", run.replace("install . ", requirements ? "install -r requirements.txt " : "install "));
     }
     if (type === "binary" && (uses(step, "actions/setup-python") || /pip install/.test(run))) return undefined;
     return step;
