@@ -102,7 +102,7 @@ export const manifestCommand = defineCommand({
       default: false,
       describe: "Take the manifest from a running plugin's describe answer instead of the source: the command after -- (executa manifest --from-plugin -- <command> [args]), else the plugin's launch detected from its folder",
     },
-    against: { doc: "implies `--check`: compare with a released manifest (a git ref, or a manifest file inside the project or the temp folder; alone: the newest `v*` tag) and class every change as breaking, compatible or patch by [the gate\'s rules](#the-breaking-change-gate). Exit 1 when executa.json's version lacks the bump semver asks for (major for breaking, minor while the major is 0; minor for additions). `--json` adds `against: {changes: [{class, kind, message, needs}], required_bump, bump, ok, needs}`", value: "[ref | file]",
+    against: { doc: "implies `--check`: compare with a released manifest (a git ref, or a manifest file inside the project or the temp folder; alone: the newest `v*` tag) and class every change as breaking, compatible or patch by [the gate's rules](#the-breaking-change-gate). Exit 1 when executa.json's version lacks the bump semver asks for (major for breaking, minor while the major is 0; minor for additions). `--json` adds `against: {changes: [{class, kind, message, needs}], required_bump, bump, ok, needs}`", value: "[ref | file]",
       type: "string",
       describe: "Implies --check: class every change since a release (a git ref, or a manifest file in the project; alone: the newest v* tag) as breaking, compatible or patch, and exit 1 when executa.json's version lacks the semver bump they need",
     },
