@@ -99,7 +99,7 @@ try {
     return result;
   };
   const targets = [host, "linux-aarch64", "darwin-arm64", "windows-x86_64"].filter((v, i, a) => a.indexOf(v) === i);
-  const [all, allMs] = await timed(() => build({ projectDir: light, targets, verify: false, step: stepTimer }));
+  const [all, allMs] = await timed(() => build({ projectDir: light, target: targets, verify: false, step: stepTimer }));
 
   process.stdout.write(`### Build time per target (scaffolded TS plugin, Node ${all.targets[0]!.runtime_version} SEA; runtimes cached)\n\n`);
   process.stdout.write("| step | time (s) | size (MiB) | archive (MiB) |\n|---|---:|---:|---:|\n");
@@ -147,7 +147,7 @@ try {
   printRows(rows);
 
   const checks: Array<[string, string, BuildOptions]> = [[`TS SEA, ${host}`, light, { projectDir: light }]];
-  if (which("go")) checks.push(["Go, all 7 targets", join(work, "go-light"), { projectDir: join(work, "go-light"), targets: "all" }]);
+  if (which("go")) checks.push(["Go, all 7 targets", join(work, "go-light"), { projectDir: join(work, "go-light"), target: "all" }]);
   if (pyinstaller) checks.push(["Python onedir", join(work, "py-light"), { projectDir: join(work, "py-light") }]);
   process.stdout.write("\n### What --reproducible-check costs (verification off in both)\n\n| build | plain (s) | with --reproducible-check (s) | the check itself (s) | files compared | identical |\n|---|---:|---:|---:|---:|---|\n");
   for (const [label, dir, options] of checks) {

@@ -19,7 +19,7 @@ async function readyMs(browser: Browser, dir: string): Promise<{ total: number; 
   const served = performance.now() - start;
   const page = await browser.context.newPage();
   try {
-    await page.goto(running.url);
+    await page.goto(await running.freshLink());
     await page.waitForSelector('body[data-plugin="ready"] form[data-tool="text_stats"] [data-action="invoke"]:not([disabled])', { timeout: 60_000 });
     return { total: performance.now() - start, served };
   } finally {
@@ -44,7 +44,7 @@ async function traceMs(browser: Browser, dir: string): Promise<{ first: number; 
       }
     }));
     const page = await browser.context.newPage();
-    await page.goto(running.url);
+    await page.goto(await running.freshLink());
     await page.waitForSelector("body[data-ready=true]");
     // Each measure runs in the page: the action, then two frames (layout and paint done).
     const first = await page.evaluate(async () => {

@@ -5,12 +5,15 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
+import { typeCheck } from "../bundle/index.js";
 import { ExecutaError } from "../common/errors.js";
+import type { FlagValues } from "../common/options.js";
 import { PACKAGE_JSON } from "../common/package-info.js";
 import type { StepOutcome } from "../common/term.js";
 import { checkOutputFolder, nativePlatformOf } from "../project/index.js";
 import { PLATFORM_KEYS, type PlatformKey } from "../protocol/index.js";
+import { BUILD_FLAGS } from "./flags.js";
 import { checkManifestBeforeBuild } from "./manifest-check.js";
 import { artifactEntries, binaryUrls, entrypointIn, factsOf, writeArchive, writeBinaryUrls, writeChecksumFile, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
 import { bunPackager, goPackager, nodePackager, prebuiltPackager, pythonPackager, type Built, type Packager, type Step } from "./packagers.js";
@@ -26,6 +29,7 @@ export { BuildError } from "../bundle/index.js";
 export { bundle } from "../bundle/index.js";
 export { adhocSign, checkAdhocSignature } from "./macho-sign.js";
 export { cacheDir } from "./cache.js";
+export { BUILD_FLAGS } from "./flags.js";
 export { BUN_VERSION, NODE_VERSION, parseTargets, buildTargets, workflowMatrix, type MatrixEntry } from "./targets/index.js";
 export { PYTHON_LAYOUTS, type PythonLayout } from "./python.js";
 export { describeDifference, type Difference } from "./reproducible.js";
@@ -35,26 +39,14 @@ export { untar, unzip } from "./archive/index.js";
 
 export type Runtime = "node" | "bun";
 
-export interface BuildOptions {
+/** What to build: the project, `executa build`'s flags (src/builder/flags.ts) by their camelCase names, and how to show steps. */
+export type BuildOptions = Omit<FlagValues<typeof BUILD_FLAGS>, "target"> & {
   projectDir: string;
-  /** `--target`: keys, comma lists, `all`; none means the host's key. */
-  targets?: string | readonly string[];
-  runtime?: Runtime;
-  snapshot?: boolean;
-  /** TypeScript/node: a V8 code cache in the host target (faster start, not byte for byte reproducible). */
-  codeCache?: boolean;
-  /** Python: PyInstaller's one-folder (default) or one-file layout. */
-  pythonLayout?: PythonLayout;
-  /** Run the artifacts that can run here (default true). */
-  verify?: boolean;
-  /** Build a second time into a temporary folder and compare every output byte for byte. */
-  reproducibleCheck?: boolean;
-  baseUrl?: string;
-  /** Default `<project>/dist`. */
-  outDir?: string;
+  /** `--target`: keys, comma lists or `all` (a string too, for callers of this API); none means this machine's. */
+  target?: string | readonly string[];
   /** Runs one labelled step (the CLI shows progress through it); `outcome` says how a finished step went. */
   step?: Step;
-}
+};
 
 export interface VerifyStatus {
   status: "passed" | "failed" | "skipped";
@@ -122,6 +114,8 @@ interface Plan {
   options: BuildOptions;
   host: PlatformKey;
   targets: PlatformKey[];
+  /** Said after the build (the bundle's warnings among them). */
+  notes: string[];
 }
 
 interface Output {
@@ -133,12 +127,12 @@ interface Output {
 }
 
 function makePackager(plan: Plan, work: string, step: Step): Promise<Packager> {
-  const { project, options, host, targets } = plan;
+  const { project, options, host, targets, notes } = plan;
   if (project.language === "binary") return prebuiltPackager(project);
   if (project.language === "go") return goPackager(project);
   if (project.language === "python") return pythonPackager(project, targets, host, work, options.pythonLayout ?? "onedir");
-  if (options.runtime === "bun") return bunPackager(project, targets, host, work, step);
-  return nodePackager(project, targets, host, work, { snapshot: Boolean(options.snapshot), codeCache: Boolean(options.codeCache) }, step);
+  if (options.runtime === "bun") return bunPackager(project, targets, host, work, step, notes);
+  return nodePackager(project, targets, host, work, { snapshot: Boolean(options.snapshot), codeCache: Boolean(options.codeCache) }, step, notes);
 }
 
 /** Every file under `path` (itself when it is a file), relative to `root`. */
@@ -226,7 +220,7 @@ async function checkReproducible(plan: Plan, first: string, written: readonly st
  * A binary plugin builds for the one platform its executable is for: there is no source to build
  * another from, so packaging it (archive, checksums, SBOM, verification) is what build can do.
  */
-function prebuiltTargets(project: Project, spec: BuildOptions["targets"]): PlatformKey[] {
+function prebuiltTargets(project: Project, spec: BuildOptions["target"]): PlatformKey[] {
   const platform = nativePlatformOf(join(project.dir, project.entry!));
   if (!platform) {
     throw new ExecutaError(`${project.entry} is not a native executable for one of Anna's platforms (${PLATFORM_KEYS.join(", ")})`, {
@@ -246,7 +240,7 @@ function prebuiltTargets(project: Project, spec: BuildOptions["targets"]): Platf
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const step = options.step ?? plainStep;
   const project = readProject(options.projectDir);
-  const dist = options.outDir ?? join(project.dir, "dist");
+  const dist = options.outDir ? resolve(options.outDir) : join(project.dir, "dist");
   checkOutputFolder(project.dir, dist);
   const runtime = options.runtime ?? "node";
   if (project.language !== "ts" && (runtime !== "node" || options.snapshot || options.codeCache)) {
@@ -258,17 +252,20 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   if (runtime === "bun" && (options.snapshot || options.codeCache)) {
     throw new ExecutaError("--snapshot and --code-cache are Node single-executable features; they do not combine with --runtime bun");
   }
+  if (project.language === "ts") {
+    await step("type-check with tsc", () => typeCheck(project.dir, "nothing was built"), (check) => (check.status === "checked" ? { status: "ok" } : { status: "skipped", note: "note" in check ? check.note : "no tsconfig.json" }));
+  }
   await checkManifestBeforeBuild(project.dir);
   const host = hostKey();
-  const targets = project.language === "binary" ? prebuiltTargets(project, options.targets) : parseTargets(options.targets, buildTargets(project.language));
+  const targets = project.language === "binary" ? prebuiltTargets(project, options.target) : parseTargets(options.target, buildTargets(project.language));
   if (options.snapshot && targets.some((t) => t !== host)) {
     throw new ExecutaError(`--snapshot builds only for this machine's platform (${host})`, { hint: `use --snapshot --target ${host}, and build the other targets without --snapshot` });
   }
   const notes: string[] = [];
-  if (project.language === "ts" && [options.targets].flat().join(",").split(",").includes("all")) {
+  if (project.language === "ts" && [options.target].flat().join(",").split(",").includes("all")) {
     notes.push(`linux-armv7l is left out: ${runtime === "bun" ? "Bun" : `Node ${NODE_VERSION}`} has no linux-armv7l build on the npm registry`);
   }
-  const plan: Plan = { project, options: { ...options, runtime }, host, targets };
+  const plan: Plan = { project, options: { ...options, runtime }, host, targets, notes };
   const output = await buildInto(plan, dist, options.verify !== false, step);
   const reproducible = options.reproducibleCheck ? await checkReproducible(plan, dist, output.written, step) : undefined;
   const urls = binaryUrls(output.archives, options.baseUrl);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { which } from "../common/exec.js";
 import type { StepOutcome } from "../common/term.js";
 import { goEntryArgs, pythonEntry, type PythonEntry } from "../project/index.js";
-import type { PlatformKey } from "../protocol/index.js";
+import { formatDiagnostic, type Diagnostic, type PlatformKey } from "../protocol/index.js";
 import { bundle } from "../bundle/index.js";
 import { bunCompile } from "./bun.js";
 import { goBuild, goVersion } from "./go.js";
@@ -43,15 +43,21 @@ export interface NodeOptions {
   codeCache: boolean;
 }
 
-export async function nodePackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, options: NodeOptions, step: Step): Promise<Packager> {
+/** The bundle's warnings, as build notes. */
+function noteWarnings(warnings: Diagnostic[], notes: string[]): void {
+  for (const warning of warnings) if (!notes.includes(formatDiagnostic(warning))) notes.push(formatDiagnostic(warning));
+}
+
+export async function nodePackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, options: NodeOptions, step: Step, notes: string[]): Promise<Packager> {
   const runtimes = targets.map((k) => nodeRuntimeFor(k));
   const hostRuntime = nodeRuntimeFor(host);
   const [hostNode, ...fetched] = await step(`fetch Node ${NODE_VERSION} runtimes`, () =>
     fetchPackageFiles([hostRuntime, ...runtimes].map((r) => ({ pkg: r.pkg, version: r.version, file: r.binary }))),
   );
-  const { code, inputs } = await step("bundle with esbuild", () =>
+  const { code, inputs, warnings } = await step("bundle with esbuild", () =>
     options.snapshot ? bundle({ projectDir: project.dir, entrySource: snapshotEntrySource(project.dir) }) : bundle({ projectDir: project.dir, ...(project.entry && { entry: project.entry }) }),
   );
+  noteWarnings(warnings, notes);
   const packages = npmComponents(project.dir, inputs);
   const blobs = new Map<boolean, Promise<Buffer>>();
   const blobFor = (withCache: boolean) => {
@@ -69,13 +75,14 @@ export async function nodePackager(project: Project, targets: PlatformKey[], hos
   };
 }
 
-export async function bunPackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, step: Step): Promise<Packager> {
+export async function bunPackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, step: Step, notes: string[]): Promise<Packager> {
   const bunTargets = targets.map((k) => bunTargetFor(k));
   const wanted = [bunTargetFor(host), ...bunTargets];
   const [bun, ...fetched] = await step(`fetch Bun ${BUN_VERSION} runtimes`, () =>
     fetchPackageFiles(wanted.map((b) => ({ pkg: b.pkg, version: b.version, file: b.binary }))),
   );
-  const { code, inputs } = await step("bundle with esbuild", () => bundle({ projectDir: project.dir, ...(project.entry && { entry: project.entry }) }));
+  const { code, inputs, warnings } = await step("bundle with esbuild", () => bundle({ projectDir: project.dir, ...(project.entry && { entry: project.entry }) }));
+  noteWarnings(warnings, notes);
   const packages = npmComponents(project.dir, inputs);
   const entry = join(work, "bundle.cjs");
   writeAtomic(entry, code);

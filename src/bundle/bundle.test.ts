@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { BuildError, bundle } from "./bundle.js";
 
@@ -53,10 +54,34 @@ test("a dynamic require of a non-builtin is a build error", async () => {
   assert.match(e.hint ?? "", /string literal/);
 });
 
-test("import.meta, empty in CommonJS, is a build error", async () => {
-  const e = await fails(project("meta", { "src/main.ts": "console.log(import.meta.url);\n" }));
+test("import.meta.url, filename and dirname name the executable, as Node names a single executable's main script", async () => {
+  const dir = project("meta", {
+    "src/main.ts": 'import { fileURLToPath } from "node:url";\nconsole.log(JSON.stringify([fileURLToPath(import.meta.url), import.meta.filename, import.meta.dirname]));\n',
+  });
+  const { code, warnings } = await bundle({ projectDir: dir });
+  assert.match(warnings[0]?.message ?? "", /import\.meta names the executable/);
+  assert.equal(warnings[0]?.file, "src/main.ts");
+  const file = join(dir, "bundle.cjs");
+  writeFileSync(file, code);
+  const run = spawnSync(process.execPath, [file], { encoding: "utf8" });
+  assert.deepEqual(JSON.parse(run.stdout), [process.execPath, process.execPath, dirname(process.execPath)]);
+});
+
+test("another import.meta property is a build error whose fix works under tsc's ES modules too", async () => {
+  const e = await fails(project("meta-resolve", { "src/main.ts": 'console.log(import.meta.resolve("./x.js"));\n' }));
   assert.match(e.message, /src\/main\.ts:1:\d+: error:/);
-  assert.match(e.hint ?? "", /import\.meta is empty/);
+  assert.match(e.hint ?? "", /only import\.meta\.url, import\.meta\.filename and import\.meta\.dirname/);
+  assert.doesNotMatch(e.hint ?? "", /__dirname/);
+});
+
+test("stack traces of the bundle point at the project's source lines", async () => {
+  const dir = project("trace", { "src/main.ts": 'import { fail } from "./fail.js";\nfail();\n', "src/fail.ts": "export function fail(): never {\n  // a comment\n  throw new Error(\"boom\");\n}\n" });
+  const { code } = await bundle({ projectDir: dir });
+  assert.doesNotMatch(code, new RegExp(root), "no absolute path of the build machine in the bundle");
+  const file = join(dir, "bundle.cjs");
+  writeFileSync(file, code);
+  const run = spawnSync(process.execPath, ["--enable-source-maps", file], { encoding: "utf8" });
+  assert.match(run.stderr, /at fail \(.*src\/fail\.ts:3:9\)/);
 });
 
 test("top-level await is a build error with a fix", async () => {

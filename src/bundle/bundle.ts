@@ -1,17 +1,20 @@
 /**
- * The TypeScript plugin as one CommonJS file (esbuild, platform node). Warnings that mean the
- * bundle would break at run time are errors here, with the source location and a fix.
+ * The TypeScript plugin as one file (esbuild, platform node): CommonJS for a single executable,
+ * which runs nothing else, with the ES module's `import.meta.url`, `filename` and `dirname` naming
+ * the executable as Node names a single executable's main script. Warnings that mean the bundle
+ * would break at run time are errors here, with the source location and a fix. Inline source maps
+ * with project-relative sources point stack traces at src/.
  */
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import * as esbuild from "esbuild";
+import type * as esbuild from "esbuild";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { formatDiagnostic, type Diagnostic } from "../protocol/index.js";
 
 /** esbuild warning ids that break a bundled single executable at run time, and how to fix each. */
 const FATAL_WARNINGS: Record<string, string> = {
   "empty-import-meta":
-    "import.meta is empty in the CommonJS bundle: use __dirname / __filename, or import JSON files instead of reading them beside import.meta.url",
+    "a single executable sets only import.meta.url, import.meta.filename and import.meta.dirname (they name the executable): use one of those, or import the module or JSON file",
   "unsupported-require-call":
     "a require() whose argument is not a string literal cannot be bundled and fails in the executable: require each module by its literal name",
   "unsupported-dynamic-import":
@@ -79,10 +82,26 @@ const dynamicRequires: esbuild.Plugin = {
         }
       });
       const inDependency = /[\\/]node_modules[\\/]/.test(args.path);
+      const metaLine = inDependency ? -1 : lines.findIndex((line) => IMPORT_META_USE.test(line) && !/^\s*(\/\/|\*)/.test(line));
+      if (metaLine >= 0) {
+        const lineText = lines[metaLine]!;
+        messages.push({
+          id: "executa-import-meta",
+          text: "import.meta names the executable in a single executable: files read beside the source are not inside it (import JSON files instead)",
+          location: { file: args.path, line: metaLine + 1, column: lineText.search(IMPORT_META_USE), lineText },
+        });
+      }
       return { contents, loader, ...(inDependency ? { warnings: messages.map((w) => ({ ...w, id: "dependency-require-call" })) } : { warnings: messages }) };
     });
   },
 };
+
+// In a single executable the main script's __filename is the executable (Node's SEA docs); the
+// ES module's import.meta says the same, read when used (a startup snapshot is made elsewhere).
+const IMPORT_META = "__executaImportMeta";
+const IMPORT_META_BANNER = `var ${IMPORT_META} = { get url() { return require("node:url").pathToFileURL(process.execPath).href; }, get filename() { return process.execPath; }, get dirname() { return require("node:path").dirname(process.execPath); } };`;
+const IMPORT_META_DEFINES = Object.fromEntries(["url", "filename", "dirname"].map((key) => [`import.meta.${key}`, `${IMPORT_META}.${key}`]));
+const IMPORT_META_USE = /\bimport\.meta\.(?:url|filename|dirname)\b/;
 
 export interface BundleResult {
   code: string;
@@ -97,7 +116,15 @@ export interface BundleOptions {
   entry?: string;
   /** Source of a generated entry (the snapshot wrapper), resolved from the project's src/. */
   entrySource?: string;
+  /**
+   * `cjs` (default): for a single executable. `esm`: the plugin as Node runs its ES modules, for a
+   * TypeScript entry without a tsconfig.json to compile it with.
+   */
+  format?: "cjs" | "esm";
 }
+
+// CommonJS dependencies inside an ES module bundle call require() for Node built-ins.
+const ESM_BANNER = 'import { createRequire as __executaCreateRequire } from "node:module"; const require = __executaCreateRequire(import.meta.url);';
 
 /** Bundles the plugin; throws BuildError listing every run-time-breaking problem. */
 export async function bundle(options: BundleOptions): Promise<BundleResult> {
@@ -110,21 +137,25 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
   }
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;
   try {
-    result = await esbuild.build({
+    const { build } = await import("esbuild");
+    result = await build({
       ...(options.entrySource
         ? { stdin: { contents: options.entrySource, resolveDir: join(projectDir, "src"), sourcefile: "executa-snapshot-entry.js", loader: "js" } }
         : { entryPoints: [resolve(projectDir, entry)] }),
       absWorkingDir: projectDir,
       bundle: true,
       platform: "node",
-      format: "cjs",
       target: "node22",
       write: false,
       logLevel: "silent",
       legalComments: "none",
       charset: "utf8",
       metafile: true,
-      plugins: [nativeAddons, dynamicRequires],
+      sourcemap: "inline",
+      sourcesContent: false,
+      ...(options.format === "esm"
+        ? { format: "esm", banner: { js: ESM_BANNER }, plugins: [nativeAddons] }
+        : { format: "cjs", define: IMPORT_META_DEFINES, banner: { js: IMPORT_META_BANNER }, plugins: [nativeAddons, dynamicRequires] }),
     });
   } catch (error) {
     const failure = error as esbuild.BuildFailure;

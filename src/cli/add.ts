@@ -3,22 +3,22 @@ import type { CommandModule } from "yargs";
 import { ExecutaError } from "../common/errors.js";
 import { canPrompt, color } from "../common/term.js";
 import type { AddToolResult } from "../scaffold/index.js";
-import { defineCommand, JSON_OPTION, type Command } from "./command.js";
+import { defineCommand, jsonOption, type Command } from "./command.js";
 import { printJson } from "./run.js";
 
 const ADD_TOOL_OPTIONS = {
-  description: { alias: "d", type: "string", describe: "what the tool does: the description the model reads (default: a TODO to replace)" },
-  param: {
+  description: { doc: "what the tool does, the text the model reads (one line; default: a TODO to replace). In TypeScript an `@` after a space is refused: JSDoc would start a tag there. The TODO placeholders (the tool's, and each parameter's \"TODO: describe x.\") are warnings of `executa manifest`, errors under `--strict`", alias: "d", type: "string", describe: "what the tool does: the description the model reads (default: a TODO to replace)" },
+  param: { doc: "a parameter, repeatable, in order: `name:type`, `name?:type` (optional), `name:type=value` (a default, which makes it optional), `name:enum(a|b)` (string values), `name:type[]` (an array; `enum(a|b)[]` too). Types: `string`, `integer`, `number`, `boolean`, `object`. Defaults are parsed per type: `3`, `0.5`, `true`, a string as is, a JSON object, an array as JSON (`[\"a\",\"b\"]`) or comma-separated (`a,b`). Names start with a letter and hold letters, digits and `_`", value: "<spec>",
     alias: "p",
     type: "string",
     array: true,
     nargs: 1,
     describe: "a parameter, repeatable: name:type, name?:type (optional), name:type=value (default), name:enum(a|b), name:type[] (array); types: string, integer, number, boolean, object",
   },
-  timeout: { type: "number", describe: "the tool's timeout in seconds (default: the runtime's 60)" },
+  timeout: { doc: "the tool's timeout, a whole number above 0 (default: the runtime's 60)", value: "<seconds>", type: "number", describe: "the tool's timeout in seconds (default: the runtime's 60)" },
   yes: { alias: "y", type: "boolean", default: false, describe: "ask nothing" },
-  "dry-run": { type: "boolean", default: false, describe: "list the files it would write and write nothing" },
-  ...JSON_OPTION,
+  "dry-run": { doc: "list the files it would write and the generated files it would regenerate; write nothing", type: "boolean", default: false, describe: "list the files it would write and write nothing" },
+  ...jsonOption("one object on stdout: `{status, dryRun, tool, language, dir, files, regenerated, next}`, or `{status: \"error\", error: {message, hint}}`"),
 } as const;
 
 const EXAMPLE_ONE_SHOT = 'executa add tool fetch_weather --description "Get the forecast for a city." --param city:string';
@@ -80,7 +80,7 @@ function printHuman(result: AddToolResult): void {
 const addToolCommand = defineCommand({
   command: "tool [name] [dir]",
   describe: "add a tool and its test, written the way the project's template writes tools, and regenerate the manifest",
-  positionals: { name: { type: "string", describe: "the tool's name in the manifest, e.g. fetch_weather" } },
+  positionals: { name: { type: "string", describe: "the tool's name in the manifest, e.g. fetch_weather", doc: "the tool's name in the manifest: words of letters and digits joined by single `_` or `-`, starting with a letter, at most 64 characters" } },
   options: ADD_TOOL_OPTIONS,
   examples: [
     ['$0 add tool fetch_weather --description "Get the forecast for a city." --param city:string --param "days?:integer=3"', "a tool with a required and an optional parameter"],
@@ -110,6 +110,9 @@ export const addCommand: Command = {
   describe: "add to the project: `add tool <name>` writes a new tool and its test",
   examples: addToolCommand.examples,
   untilInterrupted: false,
+  options: addToolCommand.options,
+  positionals: addToolCommand.positionals,
+  dashDash: undefined,
   builder: (y) => y.command(addToolCommand as CommandModule).demandCommand(1, "name what to add: executa add tool <name>"),
   handler: () => {},
 };

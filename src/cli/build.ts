@@ -1,10 +1,13 @@
 /** `executa build`: single executables for Anna's platforms, archives, checksums, SBOM, build.json, verified. */
 import { resolve } from "node:path";
+// The flag table alone, not the builder index: every command line loads it, and the builder is heavy.
+import { BUILD_FLAGS } from "../builder/flags.js";
 import type { BuildReport } from "../builder/index.js";
+import { flagValues } from "../common/options.js";
 import { ExitCode } from "../common/errors.js";
 import { color, withSpinner } from "../common/term.js";
-import { formatDiagnostic, PLATFORM_KEYS } from "../protocol/index.js";
-import { defineCommand, JSON_OPTION } from "./command.js";
+import { formatDiagnostic } from "../protocol/index.js";
+import { defineCommand, jsonOption } from "./command.js";
 import { printJson } from "./run.js";
 
 async function printHuman(report: BuildReport): Promise<void> {
@@ -32,33 +35,7 @@ async function printHuman(report: BuildReport): Promise<void> {
 export const buildCommand = defineCommand({
   command: "build [dir]",
   describe: "Build single executables for Anna's platforms, with archives, checksums, an SBOM and build.json, then run them",
-  options: {
-    target: {
-      type: "string",
-      array: true,
-      describe: `Platform keys, comma-separated or repeated, or 'all' (default: this machine's). Keys: ${PLATFORM_KEYS.join(", ")}`,
-    },
-    runtime: { choices: ["node", "bun"] as const, default: "node" as const, describe: "TypeScript only: node (single executable application) or bun (bun build --compile)" },
-    snapshot: { type: "boolean", default: false, describe: "TypeScript/node only: put a V8 startup snapshot in the executable (this machine's platform only)" },
-    "code-cache": {
-      type: "boolean",
-      default: false,
-      describe: "TypeScript/node only: put V8's code cache in this machine's target (starts a little faster; V8 writes it differently on every build, so that artifact is not reproducible)",
-    },
-    "python-layout": {
-      choices: ["onedir", "onefile"] as const,
-      describe: "Python only: PyInstaller's one-folder layout (default: starts without unpacking) or one file (unpacks itself on every start)",
-    },
-    "reproducible-check": {
-      type: "boolean",
-      default: false,
-      describe: "Build a second time into a temporary folder and fail (exit 1) when any output differs, listing the files and byte offsets",
-    },
-    verify: { type: "boolean", default: true, describe: "Run the conformance checks on every artifact this machine can run (--no-verify skips them)" },
-    "base-url": { type: "string", describe: "URL the archives will be served from: written into executa.json distribution.profiles.binary.binary_urls" },
-    "out-dir": { type: "string", describe: "Output folder (default: <dir>/dist)" },
-    ...JSON_OPTION,
-  },
+  options: { ...BUILD_FLAGS, ...jsonOption("one result on stdout") },
   examples: [
     ["$0 build", "this machine's platform, verified"],
     ["$0 build --target all", "every platform the language can target"],
@@ -71,16 +48,8 @@ export const buildCommand = defineCommand({
     let report: BuildReport;
     try {
       report = await build({
+        ...flagValues(args, BUILD_FLAGS),
         projectDir: resolve(args.dir),
-        ...(args.target && { targets: args.target }),
-        runtime: args.runtime,
-        snapshot: args.snapshot,
-        codeCache: args["code-cache"],
-        ...(args["python-layout"] && { pythonLayout: args["python-layout"] }),
-        reproducibleCheck: args["reproducible-check"],
-        verify: args.verify,
-        ...(args["base-url"] && { baseUrl: args["base-url"] }),
-        ...(args["out-dir"] && { outDir: resolve(args["out-dir"]) }),
         step: (label, work, outcome) => withSpinner(label, work, { quiet: args.json, ...(outcome && { outcome }) }),
       });
     } catch (error) {

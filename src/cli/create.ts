@@ -6,36 +6,36 @@ import {
   createCommand, DEFAULT_TEMPLATE, LANGUAGES, LANGUAGE_NAMES, PACKAGE_MANAGER_NAMES, TEMPLATE_NAMES, TEMPLATES, type PackageManager,
 } from "../project/index.js";
 import type { ProjectAnswers, ScaffoldResult } from "../scaffold/index.js";
-import { defineCommand, JSON_OPTION } from "./command.js";
+import { defineCommand, jsonOption } from "./command.js";
 import { printJson } from "./run.js";
 
 const DEFAULT_NAME = "my-executa-plugin";
 
 const CREATE_OPTIONS = {
-  lang: { alias: "l", type: "string", describe: `plugin language: ${LANGUAGE_NAMES.join(", ")}` },
-  template: {
+  lang: { value: LANGUAGE_NAMES.join("|"), doc: "the language (`typescript`, `py`, `golang` also accepted); an unknown one is an error listing these", alias: "l", type: "string", describe: `plugin language: ${LANGUAGE_NAMES.join(", ")}` },
+  template: { value: TEMPLATE_NAMES.join("|"), doc: "the tools to start from (default `examples`; asked when interactive): `minimal` one short tool (`greet`) and its test; `examples` the three tools below; `services` three tools that use the protocol 2.0 host services: `triage` (the host's model with a `json_schema` response format, the parsed value used), `tally` (a counter in the host's key-value storage, in a scope you choose) and `research` (an agent session, its answer and the run's warnings). Every template passes its own tests, `executa manifest --check --strict` and `executa test` out of the box. An unknown one is an error listing these",
     alias: "t",
     type: "string",
     describe: `the tools to start from: ${TEMPLATE_NAMES.map((t) => `${t} (${TEMPLATES[t].summary})`).join("; ")}. Default ${DEFAULT_TEMPLATE}`,
   },
-  name: { alias: "n", type: "string", describe: "project name: npm package, Python module and Go module path (default: the folder name)" },
+  name: { doc: "project name: the npm package, the Python module (`-` becomes `_`) and the Go module path; default the folder name. Lowercase letters, digits and single `-` `_` `.` between them. Each language's rules apply to its projects only: TypeScript, not a Node built-in (npm reserves them); Python, not a Python keyword or standard-library module; Go, a module path that is not a standard-library package (`os`, `net/http`: every import of it would be ambiguous; the list is `data/generated/go-std-packages.json`)", alias: "n", type: "string", describe: "project name: npm package, Python module and Go module path (default: the folder name)" },
   "display-name": { type: "string", describe: "human name shown in Anna (default: the name in Title Case)" },
-  description: { type: "string", describe: "one-paragraph description of the plugin" },
+  description: { doc: "one paragraph on what the plugin does", type: "string", describe: "one-paragraph description of the plugin" },
   author: { type: "string", describe: "author (default: git's user.name)" },
-  license: { type: "string", describe: "SPDX license identifier", default: "MIT" },
-  "tool-id": { type: "string", describe: "Anna tool id: the manifest name and executable name (default: the name)" },
+  license: { doc: "SPDX identifier or expression (default `MIT`)", type: "string", describe: "SPDX license identifier", default: "MIT" },
+  "tool-id": { doc: "Anna tool id: the manifest `name`, the executable name, the pyproject script and package.json bin key (default: the name; replace it with the id Anna mints when you publish)", type: "string", describe: "Anna tool id: the manifest name and executable name (default: the name)" },
   "go-module": { type: "string", describe: "Go module path for --lang go (default: the name)" },
   yes: { alias: "y", type: "boolean", default: false, describe: "ask nothing; use defaults for everything not given (language: ts)" },
-  install: { type: "boolean", default: true, describe: "install dependencies (--no-install to skip)" },
-  git: { type: "boolean", default: true, describe: "git init and a first commit (--no-git to skip)" },
-  force: { type: "boolean", default: false, describe: "add the project to a non-empty folder; stops, writing nothing, if any file it would write exists" },
+  install: { doc: "do not install dependencies (`npm install`; `uv sync`, or a `.venv` with pip; `go mod download`)", type: "boolean", default: true, describe: "install dependencies (--no-install to skip)" },
+  git: { doc: "do not `git init` and commit (skipped anyway inside an existing repository or without git)", type: "boolean", default: true, describe: "git init and a first commit (--no-git to skip)" },
+  force: { doc: "add the project to a folder that is not empty. Existing files are never overwritten: if any file of the project already exists, the command lists them and stops, writing nothing", type: "boolean", default: false, describe: "add the project to a non-empty folder; stops, writing nothing, if any file it would write exists" },
   "dry-run": { type: "boolean", default: false, describe: "list the files that would be written and write nothing" },
-  "package-manager": {
+  "package-manager": { value: PACKAGE_MANAGER_NAMES.join("|"), doc: "the package manager the project uses (default: the one that ran `create-executa`, else npm); see [package managers](#executa-add-tool-name-dir-and-package-managers)",
     type: "string",
     describe: `${PACKAGE_MANAGER_NAMES.join(", ")}: installs the dependencies and is named in the scripts, README, workflow and next steps (default: the one that ran create-executa, else npm)`,
   },
-  toolchain: { type: "string", describe: "TypeScript with npm: install this create-executa (a tarball or folder) instead of the registry's; generated files always name the registry range" },
-  ...JSON_OPTION,
+  toolchain: { doc: "TypeScript with npm: install this create-executa (a tarball or folder) without saving it; package.json keeps `^` this version. Refused with another package manager", value: "<npm spec>", type: "string", describe: "TypeScript with npm: install this create-executa (a tarball or folder) instead of the registry's; generated files always name the registry range" },
+  ...jsonOption("print one JSON summary (`status`, `dir`, `lang`, `template`, `packageManager`, `files`, `steps`, `next`) on stdout"),
 } as const;
 
 interface CreateArgs extends ProjectAnswers {

@@ -1,4 +1,5 @@
 /** `executa <verb>`: the toolchain. Each verb loads only the modules it uses. */
-import { answerFast } from "./fast.js";
+import { answerFast, runFastVerb } from "./fast.js";
 
-if (!answerFast("executa", process.argv.slice(2))) await (await import("./program.js")).runProgram("executa", process.argv.slice(2));
+const argv = process.argv.slice(2);
+if (!answerFast("executa", argv) && !(await runFastVerb(argv))) await (await import("./program.js")).runProgram("executa", argv);

@@ -3,7 +3,7 @@ import { ExecutaError, ExitCode } from "../common/errors.js";
 import { canPrompt, color } from "../common/term.js";
 import type { EntryCandidate } from "../project/index.js";
 import type { InitResult } from "../scaffold/index.js";
-import { commandAfterDashes, defineCommand, JSON_OPTION } from "./command.js";
+import { commandAfterDashes, defineCommand, jsonOption } from "./command.js";
 import { printJson } from "./run.js";
 
 async function askWhich(candidates: readonly EntryCandidate[]): Promise<EntryCandidate> {
@@ -34,14 +34,14 @@ export const initCommand = defineCommand({
   command: "init [dir]",
   describe: "Adopt a plugin create-executa did not generate (Node, Python, Go or a binary): executa.json, manifest.json from its describe, and with --ci the workflow",
   usage: "$0 init [dir] [options] [-- <command> [args...]]\n\nFinds how the plugin in the folder starts (asks when there are several ways, or takes --entry / the command after --), runs it for its describe, and writes executa.json and manifest.json. It never overwrites a file that differs.",
-  dashDash: true,
+  dashDash: "the launch command itself; written to executa.json `command` as given (paths inside the folder made relative); its file (`node x.js`, `python3 x.py`, `python3 -m pkg`, `go run x.go`, `./tool`) becomes `entry`",
   options: {
-    entry: { type: "string", describe: "The file that starts the plugin (a .js/.mjs/.cjs file, a .py script or package folder, a Go main file, an executable), when the folder has several" },
-    "tool-id": { type: "string", describe: "Anna tool id (default: package.json executa.tool_id or bin key, the pyproject script, the describe name, the folder name)" },
-    ci: { type: "boolean", default: false, describe: "Also write .github/workflows/ci.yml: conformance, the manifest check, the build matrix and the attested release" },
-    yes: { alias: "y", type: "boolean", default: false, describe: "Ask nothing; several ways to start the plugin are then an error that lists them" },
+    entry: { doc: "the file that starts the plugin: a `.js` / `.mjs` / `.cjs` (or `.ts`) file, a `.py` script or a package folder with `__main__.py`, a Go main file (built with the folder's package-main files that have no `func main` and no build constraint), or an executable", value: "<file>", type: "string", describe: "The file that starts the plugin (a .js/.mjs/.cjs file, a .py script or package folder, a Go main file, an executable), when the folder has several" },
+    "tool-id": { doc: "the Anna tool id (lowercase letters, digits, `.`, `_`, `-`)", value: "<id>", type: "string", describe: "Anna tool id (default: package.json executa.tool_id or bin key, the pyproject script, the describe name, the folder name)" },
+    ci: { doc: "also write `.github/workflows/ci.yml`: the language's generated workflow (its build matrix, the attested release with checksums and SBOMs) without the unit-test job (init does not know the plugin's tests), the toolchain through `npx --package=create-executa@^<version>`, `npm ci` / `npm install` only with a package.json; a binary gets one build job on its platform's native runner and no language toolchain. Add the plugin's own test job and install steps", type: "boolean", default: false, describe: "Also write .github/workflows/ci.yml: conformance, the manifest check, the build matrix and the attested release" },
+    yes: { doc: "ask nothing (several candidates are then the exit-2 error)", alias: "y", type: "boolean", default: false, describe: "Ask nothing; several ways to start the plugin are then an error that lists them" },
     "dry-run": { type: "boolean", default: false, describe: "Start the plugin and list the files init would write; write nothing" },
-    ...JSON_OPTION,
+    ...jsonOption("one object on stdout: `{status, dir, type, tool_id, entry, command, executa_json, launch, tools, files: [{path, status: written|unchanged|would-write}], warnings, notes, next}`"),
   },
   examples: [
     ["$0 init --entry sampling.go --ci", "a Go folder with several main files: adopt one, and add the workflow"],

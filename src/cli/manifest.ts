@@ -4,7 +4,7 @@ import { ExitCode } from "../common/errors.js";
 import { color } from "../common/term.js";
 import type { AgainstResult, CheckResult, Output } from "../manifest/index.js";
 import type { Diagnostic } from "../protocol/index.js";
-import { commandAfterDashes, defineCommand, JSON_OPTION } from "./command.js";
+import { commandAfterDashes, defineCommand, jsonOption } from "./command.js";
 import { printJson } from "./run.js";
 
 async function printDiagnostics(diagnostics: Diagnostic[]): Promise<void> {
@@ -89,26 +89,26 @@ async function fromPlugin(dir: string, command: string[] | undefined, name: stri
 export const manifestCommand = defineCommand({
   command: "manifest [dir]",
   describe: "Generate manifest.json (and the bindings file) from the tools' source, or check that it is up to date",
-  dashDash: true,
+  dashDash: "with `--from-plugin`: the plugin to start for its `describe` (default: its launch detected from the folder)",
   options: {
-    check: {
+    check: { doc: "write nothing; exit 0 in sync, 1 on drift or a missing or non-canonical file, 2 when the manifest cannot be generated. Drift prints the semantic changes, a unified diff and the command that fixes it",
       type: "boolean",
       default: false,
       describe: "Write nothing; exit 0 when the committed files are in sync, 1 on drift or a missing or non-canonical file, 2 when the manifest cannot be generated",
     },
-    strict: { type: "boolean", default: false, describe: "Treat warnings as errors" },
-    "from-plugin": {
+    strict: { doc: "warnings (for example a parameter without a description, or a description that is still a `TODO` placeholder) are errors; among them the host-capability check, which runs on every generation: a tool that calls a host-service helper (`ctx.host.sample`, `Host.StorageGet`, a `request` with a constant method, ... in the tool's body or the project's functions it calls) whose capability `host_capabilities` lacks is reported at the call, and a declared capability no tool needs on executa.json (not when a tool sends a `request` whose method the code computes)", type: "boolean", default: false, describe: "Treat warnings as errors" },
+    "from-plugin": { doc: "take the manifest from any running plugin's `describe` (any language, or a built binary), validate it, and write or check it the same way", value: "[-- cmd args]",
       type: "boolean",
       default: false,
       describe: "Take the manifest from a running plugin's describe answer instead of the source: the command after -- (executa manifest --from-plugin -- <command> [args]), else the plugin's launch detected from its folder",
     },
-    against: {
+    against: { doc: "implies `--check`: compare with a released manifest (a git ref, or a manifest file inside the project or the temp folder; alone: the newest `v*` tag) and class every change: breaking (a tool or parameter removed or renamed, a parameter newly required, a type changed, an enum value removed, a required credential added, a timeout lowered), compatible (a tool, optional parameter or enum value added) or patch (descriptions, display fields). Exit 1 when executa.json's version lacks the bump semver asks for (major for breaking, minor while the major is 0; minor for additions). `--json` adds `against: {changes: [{class, kind, message, needs}], required_bump, bump, ok, needs}`", value: "[ref | file]",
       type: "string",
       describe: "Implies --check: class every change since a release (a git ref, or a manifest file in the project; alone: the newest v* tag) as breaking, compatible or patch, and exit 1 when executa.json's version lacks the semver bump they need",
     },
     name: { type: "string", describe: "With --from-plugin: the manifest name to write when the plugin serves none (default: executa.json's tool_id)" },
-    "sync-version": { type: "boolean", default: false, describe: "First copy the package.json / pyproject.toml version into executa.json (for `npm version`)" },
-    ...JSON_OPTION,
+    "sync-version": { doc: "first copy the package.json / pyproject.toml version into executa.json (the TS template's `version` script runs it on `npm version`)", type: "boolean", default: false, describe: "First copy the package.json / pyproject.toml version into executa.json (for `npm version`)" },
+    ...jsonOption("one result on stdout: `{status, changes, diagnostics, files}`"),
   },
   examples: [
     ["$0 manifest", "Regenerate manifest.json and the bindings file"],

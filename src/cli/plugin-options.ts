@@ -1,19 +1,22 @@
 /** What test, dev and inspect share: where the plugin is, how to start it, how the mock host answers. */
 import { resolve } from "node:path";
+import { readCredentialsFile } from "../common/credentials-file.js";
 import { ExecutaError } from "../common/errors.js";
 import type { DetectedLaunch, MockHostOptions, UnusedRule } from "../host/index.js";
 import { GENERATED_FILE_NAMES } from "../project/index.js";
-import { commandAfterDashes } from "./command.js";
+import { commandAfterDashes, type OptionTable } from "./command.js";
 
 export const MOCK_HOST_OPTIONS = {
-  sampling: { type: "string", describe: "How the mock host answers sampling: a canned reply text, 'echo', or 'rules:FILE.jsonl'" },
+  sampling: { value: "<text|echo|rules:FILE.jsonl>", doc: "how the mock host answers sampling: a canned reply text, `echo`, or the rules of a JSONL file", type: "string", describe: "How the mock host answers sampling: a canned reply text, 'echo', or 'rules:FILE.jsonl'" },
   mock: {
+    value: "<FILE.jsonl>",
+    doc: "answer reverse requests from these rules first (repeatable; see [the mock host](#the-mock-host))",
     type: "string",
     array: true,
     describe: "Answer reverse requests from this JSONL rule file first (repeatable): anna-app's {ns, method, match, result | events} rows or our {method, match, result | error}; first match wins, a row without match is the fallback",
   },
-  storage: { type: "string", describe: "Keep the mock host's storage, files and uploads in this folder instead of memory" },
-} as const;
+  storage: { value: "<dir>", doc: "keep the mock host's storage, files and uploads in a folder instead of memory: one file per key (`kv/`), each written to an exclusive temp name and renamed, so a set costs the size of its key and two workbenches on one folder see each other's keys and lose none (the last write of the same key wins)", type: "string", describe: "Keep the mock host's storage, files and uploads in this folder instead of memory" },
+} as const satisfies OptionTable;
 
 export const PLUGIN_USAGE = "[dir] [options] [-- <command> [args...]]";
 
@@ -44,12 +47,32 @@ export function warnUnusedRules(report: { rules: number; unused: UnusedRule[] } 
   for (const u of report.unused) write(`  ${u.where}: ${u.label.slice(0, 160)} (${u.why})`);
 }
 
-export function credentialsFrom(values: string[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const v of values ?? []) {
+/** Where credentials come from: the environment and a file first, so no value need sit on a command line. */
+export const CREDENTIAL_OPTIONS = {
+  credential: {
+    value: "<NAME>",
+    doc: "a credential for every invoke's `context.credentials` (repeatable; `executa test` gives them to the invokes `--fixtures` replays, filling in the `[credential NAME]` an inspect export leaves): `NAME` takes the value of the environment variable; `NAME=VALUE` is also taken but puts the value on the command line; see [Credentials](#credentials)",
+    type: "string",
+    array: true,
+    describe: "A credential for every invoke's context.credentials (repeatable): NAME takes the value of the environment variable NAME; NAME=VALUE is also taken, but puts the value on the command line, where every local user can read it",
+  },
+  "credentials-file": { value: "<file>", type: "string", describe: "Credentials from a .env-style file of NAME=value lines (# comments, quotes, export allowed); --credential wins for a name in both" },
+} as const satisfies OptionTable;
+
+/** The credentials `--credentials-file` and `--credential` give (a bare NAME reads the environment). */
+export function credentialsFrom(args: { credential?: string[]; "credentials-file"?: string }, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = args["credentials-file"] ? readCredentialsFile(resolve(args["credentials-file"])) : {};
+  for (const v of args.credential ?? []) {
     const eq = v.indexOf("=");
-    if (eq <= 0) throw new ExecutaError(`--credential takes NAME=VALUE, got ${JSON.stringify(v)}`, { hint: "e.g. --credential API_KEY=sk-test" });
-    out[v.slice(0, eq)] = v.slice(eq + 1);
+    const name = eq < 0 ? v : v.slice(0, eq);
+    if (!name) throw new ExecutaError(`--credential takes NAME (read from the environment) or NAME=VALUE, got ${JSON.stringify(v)}`, { hint: "e.g. export API_KEY=sk-test, then --credential API_KEY" });
+    if (eq >= 0) {
+      out[name] = v.slice(eq + 1);
+      continue;
+    }
+    const fromEnv = env[name];
+    if (!fromEnv) throw new ExecutaError(`--credential ${name}: the environment has no ${name}`, { hint: `set it first (export ${name}=...), or put ${name}=... in a file for --credentials-file` });
+    out[name] = fromEnv;
   }
   return out;
 }

@@ -1,12 +1,12 @@
 /** How every command ends: an exit code, one clear line for errors, and with --json one object on stdout. */
 import { ExecutaError, ExitCode } from "../common/errors.js";
-import { color } from "../common/term.js";
+import { color, printable } from "../common/term.js";
 
 export type JsonStatus = "ok" | "failed" | "error";
 
 export function printError(message: string, hint?: string): void {
-  process.stderr.write(`${color.red("executa: error:")} ${message}\n`);
-  if (hint) process.stderr.write(`${color.dim("hint:")} ${hint}\n`);
+  process.stderr.write(`${color.red("executa: error:")} ${printable(message)}\n`);
+  if (hint) process.stderr.write(`${color.dim("hint:")} ${printable(hint)}\n`);
 }
 
 /** The one JSON object a command prints with --json: `status` first, then the command's own keys. */

@@ -3,9 +3,9 @@ import { resolve } from "node:path";
 import type { CheckResult, ConformanceReport } from "../conform/index.js";
 import type { DetectedLaunch } from "../host/index.js";
 import { ExecutaError, ExitCode } from "../common/errors.js";
-import { color, withSpinner } from "../common/term.js";
-import { defineCommand, JSON_OPTION } from "./command.js";
-import { launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
+import { color, printable, withSpinner } from "../common/term.js";
+import { defineCommand, jsonOption } from "./command.js";
+import { CREDENTIAL_OPTIONS, credentialsFrom, launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
 import { printJson } from "./run.js";
 
 function failedNote(report: ConformanceReport): string {
@@ -25,15 +25,16 @@ function printHuman(report: ConformanceReport, launch: DetectedLaunch): void {
     skip: color.dim("-", out),
   };
   const width = Math.max(...report.results.map((r) => r.id.length));
-  out.write(`${color.dim(`plugin: ${[launch.command, ...launch.args].join(" ").slice(0, 120)} (${launch.source})`, out)}\n`);
+  out.write(`${color.dim(printable(`plugin: ${[launch.command, ...launch.args].join(" ").slice(0, 120)} (${launch.source})`), out)}\n`);
   for (const r of report.results) {
     const time = r.ms !== undefined && r.status !== "skip" ? color.dim(`${String(r.ms).padStart(5)} ms`, out) : "        ";
     const problem = r.status === "fail" || r.status === "warn";
-    const note = r.status === "skip" ? color.dim(`skipped: ${r.message ?? ""}`, out) : r.status === "pass" ? color.dim(r.message ?? "", out) : r.description;
+    const message = printable(r.message ?? "");
+    const note = r.status === "skip" ? color.dim(`skipped: ${message}`, out) : r.status === "pass" ? color.dim(message, out) : r.description;
     out.write(`${marks[r.status]} ${r.id.padEnd(width)} ${time}  ${note}\n`);
     if (problem) {
       const paint = r.status === "fail" ? color.red : color.yellow;
-      out.write(`    ${paint(`${r.status === "warn" ? "warning: " : ""}${r.message ?? "failed"}`, out).split("\n").join("\n    ")}\n`);
+      out.write(`    ${paint(`${r.status === "warn" ? "warning: " : ""}${message || "failed"}`, out).split("\n").join("\n    ")}\n`);
       if (r.rule) out.write(`    ${color.dim(`rule: ${r.rule.split("\n").join("\n          ")}`, out)}\n`);
     }
   }
@@ -47,16 +48,17 @@ export const testCommand = defineCommand({
   command: "test [dir]",
   describe: "Run the conformance checks against a plugin: `executa test [dir]` or `executa test -- <command> [args]`",
   usage: `$0 test ${PLUGIN_USAGE}\n\nStarts the plugin the way Anna does (detected from executa.json, pyproject.toml, package.json, go.mod or bin/<name>, or the command after --), and checks it against the Executa protocol.`,
-  dashDash: true,
+  dashDash: "start the plugin with this command instead of the one detected from the folder, run in `dir`",
   options: {
-    only: { type: "string", array: true, describe: "Run only these check ids (comma-separated or repeated; a prefix such as 'jsonrpc' selects a group)" },
-    skip: { type: "string", array: true, describe: "Skip these check ids (comma-separated or repeated)" },
-    fuzz: { type: "number", default: 0, describe: "Send N malformed or mutated frames; each must get the right answer" },
-    seed: { type: "number", describe: "Seed of the fuzzer (printed by every fuzz run), to reproduce a failure" },
-    fixtures: { type: "string", describe: "Replay the JSONL transcripts in this folder (or file): harness recordings ({t, kind: meta|req|res}, as `executa dev --record` writes them) or {request, expect} lines" },
-    strict: { type: "boolean", default: false, describe: "Warnings (advice the spec gives as a TIP or SHOULD, and heuristics) fail the run too" },
+    only: { value: "<ids>", type: "string", array: true, describe: "Run only these check ids (comma-separated or repeated; a prefix such as 'jsonrpc' selects a group)" },
+    skip: { value: "<ids>", type: "string", array: true, describe: "Skip these check ids (comma-separated or repeated)" },
+    fuzz: { value: "<n>", type: "number", default: 0, describe: "Send N malformed or mutated frames; each must get the right answer" },
+    seed: { doc: "the fuzzer's seed (every run prints it)", value: "<n>", type: "number", describe: "Seed of the fuzzer (printed by every fuzz run), to reproduce a failure" },
+    fixtures: { doc: "replay JSONL transcripts: harness recordings `{t, kind: meta|req|res}` (what `executa dev --record` writes; `ns: \"executa\"` and app `tools.invoke` requests are replayed, other app-level events are named in the report) or `{request, expect}` lines; any other line is an error with its line number", value: "<dir or file>", type: "string", describe: "Replay the JSONL transcripts in this folder (or file): harness recordings ({t, kind: meta|req|res}, as `executa dev --record` writes them) or {request, expect} lines" },
+    strict: { doc: "warnings fail the run too (exit 1)", type: "boolean", default: false, describe: "Warnings (advice the spec gives as a TIP or SHOULD, and heuristics) fail the run too" },
     ...MOCK_HOST_OPTIONS,
-    ...JSON_OPTION,
+    ...CREDENTIAL_OPTIONS,
+    ...jsonOption("one report on stdout"),
   },
   examples: [
     ["$0 test", "check the plugin in this folder"],
@@ -71,6 +73,7 @@ export const testCommand = defineCommand({
     const only = list(args.only);
     const skipIds = list(args.skip);
     const mockHost = await mockHostOptionsFrom(args);
+    const credentials = credentialsFrom(args);
     const { runChecks } = await import("../conform/index.js");
     const report = await withSpinner("conformance checks", () =>
       runChecks(launch, {
@@ -79,6 +82,7 @@ export const testCommand = defineCommand({
         fuzz: args.fuzz,
         ...(args.seed !== undefined && { seed: args.seed }),
         ...(args.fixtures && { fixtures: resolve(args.fixtures) }),
+        ...(Object.keys(credentials).length && { credentials }),
         ...(args.strict && { strict: true }),
         mockHost,
       }), { quiet: args.json, outcome: (r) => (r.passed ? { status: "ok" } : { status: "failed", note: failedNote(r) }) });

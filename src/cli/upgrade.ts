@@ -2,7 +2,7 @@
 import { ExitCode } from "../common/errors.js";
 import { color } from "../common/term.js";
 import type { UpgradedFile, UpgradeResult } from "../scaffold/upgrade/index.js";
-import { defineCommand, JSON_OPTION } from "./command.js";
+import { defineCommand, jsonOption } from "./command.js";
 import { printJson } from "./run.js";
 
 const MARKS: Record<UpgradedFile["action"], [mark: string, paint: keyof typeof color, says: string]> = {
@@ -57,11 +57,11 @@ export const upgradeCommand = defineCommand({
   command: "upgrade [dir]",
   describe: "Replace the project's vendored runtime with this toolchain's: files you did not change are replaced, changed ones refused unless --force; then the manifest is regenerated",
   options: {
-    check: { type: "boolean", default: false, describe: "Write nothing; exit 1 when the project's runtime is older than this toolchain's (for CI)" },
-    force: { type: "boolean", default: false, describe: "Also replace runtime files you changed, keeping your copy beside each as <file>.orig" },
+    check: { doc: "write nothing; exit 1 when the project's runtime is older than this toolchain's, 0 when it is current (every generated workflow runs it)", type: "boolean", default: false, describe: "Write nothing; exit 1 when the project's runtime is older than this toolchain's (for CI)" },
+    force: { doc: "also replace the runtime files you changed, keeping each of yours as `<file>.orig` (it refuses when a `.orig` exists already)", type: "boolean", default: false, describe: "Also replace runtime files you changed, keeping your copy beside each as <file>.orig" },
     "dry-run": { type: "boolean", default: false, describe: "List what would change, with the diff of the files you changed; write nothing" },
     diff: { type: "boolean", default: false, describe: "Print the unified diff of every file that changes, not only of the ones you changed" },
-    ...JSON_OPTION,
+    ...jsonOption("one object on stdout: `{status, outcome: upgraded|up-to-date|outdated|refused|dry-run, dir, language, runtimeDir, from, to, versionFrom: record|files, files: [{path, action, orig?, diff?}], regenerated, manifestError?, changes: [{version, text}]}`"),
   },
   examples: [
     ["$0 upgrade --check", "exit 1 when the runtime is older than this toolchain's"],

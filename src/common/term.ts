@@ -17,6 +17,21 @@ export const color = {
   bold: (t: string, s?: NodeJS.WriteStream) => paint(1, t, s),
 };
 
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text a plugin (or any untrusted source) wrote, made safe for a terminal: control characters
+ * (escape sequences, carriage returns, bells) and bidirectional overrides are shown as `\u001b`,
+ * `\r`, `\u202e`..., so they cannot set the title, clear the screen or repaint a line. Newlines
+ * and tabs stay, and JSON text stays valid JSON.
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    if (c === "\r") return "\\r";
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+}
+
 /** Whether the command may ask questions: both ends are TTYs, CI is unset and --yes is absent. */
 export function canPrompt(yes: boolean | undefined): boolean {
   return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !process.env.CI && !yes;

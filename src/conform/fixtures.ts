@@ -15,11 +15,13 @@ function fixtureFiles(path: string): string[] {
   return files;
 }
 
-async function send(session: Session, x: Exchange): Promise<Response> {
+async function send(session: Session, x: Exchange, given: Record<string, string> | undefined): Promise<Response> {
   const params = x.params;
   if (x.method === "invoke" && params && typeof params.tool === "string") {
     const context = (params.context ?? {}) as { credentials?: Record<string, string> };
-    return session.invoke(params.tool, params.arguments ?? {}, { timeoutMs: 60_000, ...(context.credentials && { credentials: context.credentials }) });
+    // An export holds `[credential NAME]` where a value was: the given credentials fill those in.
+    const credentials = context.credentials || given ? { ...context.credentials, ...given } : undefined;
+    return session.invoke(params.tool, params.arguments ?? {}, { timeoutMs: 60_000, ...(credentials && { credentials }) });
   }
   if (x.method === "initialize") return session.initialize(String((params as { protocolVersion?: unknown } | undefined)?.protocolVersion ?? PROTOCOL_V2));
   return session.request(x.method, params, 10_000);
@@ -46,17 +48,18 @@ export interface Replayed {
 }
 
 /** Sends one recorded exchange on the session and compares the answer with the recording. */
-export async function replayExchange(session: Session, x: Exchange): Promise<Replayed> {
+export async function replayExchange(session: Session, x: Exchange, credentials?: Record<string, string>): Promise<Replayed> {
   if (x.expect === "none") {
     session.send({ jsonrpc: "2.0", method: x.method, ...(x.params && { params: x.params }) });
     return { matched: true };
   }
-  const r = await send(session, x);
+  const r = await send(session, x, credentials);
   const answer = "error" in r.frame ? { error: r.frame.error } : { result: r.frame.result };
   return { answer, matched: answerMatches(x, answer) };
 }
 
-export function fixtureChecks(path: string): Check[] {
+/** `credentials` (from `executa test --credential`) go into every replayed invoke, over what the recording holds. */
+export function fixtureChecks(path: string, credentials?: Record<string, string>): Check[] {
   return fixtureFiles(path).map((file) => {
     const { exchanges, notReplayed } = readFixture(file);
     const skipped = notReplayed.length ? `; not replayed (app-level, not about a plugin): ${notReplayed.join(", ")}` : "";
@@ -68,7 +71,7 @@ export function fixtureChecks(path: string): Check[] {
       async run(ctx) {
         const session = ctx.session();
         for (const x of exchanges) {
-          const { answer, matched } = await replayExchange(session, x);
+          const { answer, matched } = await replayExchange(session, x, credentials);
           if (!matched) {
             return fail(`${basename(file)} line ${x.line} (${x.method}): expected ${show(x.expect, 400)}\n    got ${show(answer, 400)}${frames(session, 4)}`);
           }

@@ -24,6 +24,15 @@ export const Rule = {
     'SPEC File transport: "write the full JSON-RPC response to a temporary file and send a pointer instead"; "The Agent reads the file, decodes the response inside it, then deletes the file."',
   fileTransportSafety:
     "Issue 8 §1, the host's rule for an untrusted plugin: a pointer is honoured only for an id the host is waiting for, and only for a regular file directly inside the temp folder the plugin was started with, owned by the user, named executa-*, at most 64 MiB; any other pointer is a protocol failure and its file is left alone.",
+  // Anna's own host (anna-app-runtime-local, the production agent): what the platform does, whatever the prose says
+  noInitialize:
+    "Anna's local-dev runtime (anna-app-runtime-local executa.py) never sends initialize: it spawns the plugin, sends invoke with params.context.invoke_id and answers reverse requests. A plugin refuses host services only when an initialize offered another protocol version (docs/runtime-contract.md; the official SDKs behave so).",
+  resultLimit:
+    "Anna's agent and its local-dev runtime carry an invoke response frame of at most 4 MiB (4,194,304 bytes without the newline); a larger one reaches the caller as RESULT_TOO_LARGE. Return a file reference instead: host/uploadFile (ctx.host.upload) or APS files (ctx.host.files.upload).",
+  fileTransportPlatform:
+    "Anna's local-dev runtime cannot read __file_transport (the tool fails with \"tool returned failure (keys=[])\"); the platform carries results inline up to 4 MiB, and a file reference (host/uploadFile or APS files) beyond.",
+  progress:
+    "executa/progress (docs/runtime-contract.md; the platform's relay): a notification {context: {invoke_id}, type: \"progress\" | \"tool_update\", data: {...}} sent while its invoke runs; the platform drops one for an unknown or finished invoke and replaces data that is not an object with {}.",
   // Advice and heuristics
   errorCodes: "SPEC JSON-RPC errors (a code table, not a MUST): -32700 parse error, -32600 invalid request, -32601 method / tool not found, -32602 invalid params, -32603 internal error.",
   errorFrameTip:

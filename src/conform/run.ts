@@ -99,7 +99,7 @@ export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mo
   const all: Check[] = [...CHECKS];
   if (options.expectManifestText !== undefined) all.splice(1, 0, manifestTextCheck(options.expectManifestText, options.defaultManifestName));
   all.push(fuzzCheck(options.fuzz ?? 0, seed));
-  if (options.fixtures) all.push(...fixtureChecks(options.fixtures));
+  if (options.fixtures) all.push(...fixtureChecks(options.fixtures, options.credentials));
   const checks = selected(all, options.only, options.skip);
   const prepared = await prepareLaunch(launchIn);
   const shared: Shared = { launch: prepared.launch, waits: waitsFor(options.slowdown), env: options.env, mockHost: options.mockHost ?? {}, sessions: [], probe: undefined as unknown as ProbeResult };

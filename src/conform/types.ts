@@ -66,6 +66,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** A folder (or file) of JSONL transcripts to replay. */
   fixtures?: string;
+  /** Credentials for the replayed invokes of `fixtures` (the checks make up their own values). */
+  credentials?: Record<string, string>;
   /** Sessions run at once (default 4). */
   concurrency?: number;
   /**

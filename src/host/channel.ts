@@ -5,18 +5,31 @@
  * plugin's whole process group. (Session adds the Executa methods on top.)
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { FILE_TRANSPORT_KEY, MAX_FRAME_BYTES, Timeouts, type Json } from "../protocol/index.js";
+import { FILE_TRANSPORT_KEY, MAX_FRAME_BYTES, PROGRESS_METHOD, RpcError, Timeouts, type Json } from "../protocol/index.js";
 import { isFileTransportPointer, readFileTransport, type FileTransportRead, type TransportFolder } from "./file-transport.js";
 import type { LaunchSpec } from "./launch.js";
 import { LineSplitter, type OversizeLine } from "./lines.js";
 import { MockHost, type ActiveInvoke } from "./mock/index.js";
 import { endGroup, signalGroup, spawnInGroup } from "./process-group.js";
+import { DescendantTracker, killAll, SESSION_MARK_VARIABLE } from "./descendants.js";
+import { readProgress, type InvokeState, type ProgressEvent } from "./progress.js";
 import { BoundedList } from "./record-log.js";
+import { isOverResultLimit, resultTooLarge } from "./result-limit.js";
 import { filesIn, inheritedTempFolder, privateTempFolder, removeTempFolder } from "./temp-folder.js";
 import {
   PluginExited, RpcTimeout, TIMED_OUT, within,
   type Direction, type ExitInfo, type FrameRecord, type Noise, type Response, type SessionOptions, type Stray,
 } from "./session-types.js";
+
+/** An invoke answered in a way the platform cannot carry: over its 4 MiB result limit, or by file transport. */
+export interface InvokeAnswerNote {
+  tool: string;
+  invokeId: string;
+  /** The response frame's bytes (the file's, for file transport). */
+  bytes: number;
+  byFile: boolean;
+  tooLarge: boolean;
+}
 
 interface Pending {
   method: string;
@@ -34,6 +47,10 @@ const END_GRACE_MS = 1000;
 const DEFAULT_RECORD_BUDGET = 32 * 1024 * 1024;
 /** A stray answer bigger than this is kept as a stub (up to 1000 are kept). */
 const KEPT_STRAY_BYTES = 64 * 1024;
+/** Progress notifications kept per invoke, and invoke ids remembered as finished. */
+const PROGRESS_PER_INVOKE = 1000;
+const FINISHED_REMEMBERED = 10_000;
+const FRAME_ID = /"id"\s*:\s*(\d+|"(?:[^"\\]|\\.)*")/;
 
 /** A copy that does not keep the (possibly 16 MiB) string it was cut from alive, as V8's sliced strings do. */
 const ownCopy = (text: string) => Buffer.from(text, "utf8").toString("utf8");
@@ -52,7 +69,10 @@ export class PluginChannel {
   readonly tmpDir: string | undefined;
   /** Where file-transport files may be: the temp folder the plugin was started with. */
   readonly transportFolder: TransportFolder;
+  /** An initialize answered "2.0" (see `reverseAllowed` for what the host serves). */
   negotiatedV2 = false;
+  /** The host sent initialize on this session (the platform's own harness never does). */
+  initializeSent = false;
   protocolVersion: string | undefined;
   hostCapabilities: readonly string[] | undefined;
   exit: ExitInfo | undefined;
@@ -61,6 +81,9 @@ export class PluginChannel {
   partialLine: string | undefined;
   /** Set when the plugin exited but something it started kept its stdout open. */
   stdoutHeldOpen = false;
+  /** Processes the plugin started that left its process group and outlived it (the host ended them). */
+  escapedDescendants: { pid: number; name: string }[] = [];
+  private readonly descendants = new DescendantTracker();
   /** stdout lines over the 16 MiB limit: cut, not read (the first 100; every one is also noise). */
   readonly oversizeLines: { bytes: number; head: string; ended: boolean; t: number }[] = [];
   /** Bytes read from stdout so far, and when the last ones came. */
@@ -72,6 +95,10 @@ export class PluginChannel {
   private readonly noiseLog = new BoundedList<Noise>(200);
   private readonly strayLog = new BoundedList<Stray>(1000);
   private readonly transportLog = new BoundedList<FileTransportRead>(1000);
+  private readonly progressLog = new BoundedList<ProgressEvent>(1000);
+  private readonly progressByInvoke = new Map<string, ProgressEvent[]>();
+  private readonly finishedInvokes = new Map<string, string>();
+  private readonly invokeNotes = new BoundedList<InvokeAnswerNote>(1000);
   private stderrTail = "";
   private readonly started = performance.now();
   private readonly pending = new Map<string, Pending>();
@@ -89,7 +116,8 @@ export class PluginChannel {
     const env: NodeJS.ProcessEnv = { ...(launch.env ?? process.env), ...options.env };
     this.transportFolder = options.privateTmp === false ? inheritedTempFolder(env) : privateTempFolder(env);
     if (this.transportFolder.identity) this.tmpDir = this.transportFolder.path;
-    this.child = spawnInGroup(launch.command, launch.args, { cwd: launch.cwd, env });
+    this.child = spawnInGroup(launch.command, launch.args, { cwd: launch.cwd, env: { ...env, [SESSION_MARK_VARIABLE]: this.descendants.mark } });
+    this.descendants.watch(this.child.pid);
     this.child.stdin.on("error", () => undefined);
     const splitter = new LineSplitter((line) => this.onLine(line), { onOversize: (o) => this.onOversize(o) });
     this.child.stdout.on("data", (chunk: Buffer) => {
@@ -181,6 +209,34 @@ export class PluginChannel {
     return this.strays.filter((s) => s.kind !== "null-id").map((s) => s.frame);
   }
 
+  /** `executa/progress` notifications, oldest first (the latest 1000; `progressCount` counts all), each with its problem if any. */
+  get progress(): ProgressEvent[] {
+    return this.progressLog.list;
+  }
+
+  get progressCount(): number {
+    return this.progressLog.total;
+  }
+
+  /**
+   * Whether the host serves reverse requests: protocol 2.0 was negotiated, or no initialize was
+   * sent at all (Anna's local-dev runtime sends none and serves them). Only an initialize that
+   * ended on another version turns them off.
+   */
+  get reverseAllowed(): boolean {
+    return this.negotiatedV2 || !this.initializeSent;
+  }
+
+  /** Invokes answered over the platform's 4 MiB result limit or by file transport, oldest first. */
+  get invokeAnswerNotes(): InvokeAnswerNote[] {
+    return this.invokeNotes.list;
+  }
+
+  private noteInvokeAnswer(p: Pending, bytes: number, byFile: boolean): void {
+    if (p.invokeId === undefined || (!byFile && !isOverResultLimit(bytes))) return;
+    this.invokeNotes.push({ tool: this.finishedInvokes.get(p.invokeId) ?? "", invokeId: p.invokeId, bytes, byFile, tooLarge: isOverResultLimit(bytes) });
+  }
+
   /** Every file-transport pointer the plugin sent, read or refused. */
   get fileTransports(): FileTransportRead[] {
     return this.transportLog.list;
@@ -205,6 +261,33 @@ export class PluginChannel {
     if (this.oversizeLines.length < 100) this.oversizeLines.push({ bytes: o.bytes, head: head.slice(0, 200), ended: o.ended, t: this.now() });
     this.record("noise", `${head}… (${why})`, o.bytes);
     this.addNoise(head, why);
+    if (o.ended) this.answerOversize(head, o.bytes);
+  }
+
+  /**
+   * As the platform does with a line over 16 MiB: the pending invoke whose id it carries fails
+   * with RESULT_TOO_LARGE, and a reverse request is answered -32600 frame_too_large.
+   */
+  private answerOversize(head: string, bytes: number): void {
+    const raw = FRAME_ID.exec(head)?.[1];
+    if (raw === undefined) return;
+    let id: unknown;
+    try {
+      id = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    const p = this.pending.get(idKey(id));
+    if (p?.method === "invoke") {
+      this.take(id);
+      return this.answerTooLarge(p, id, bytes, Math.round(performance.now() - p.sent));
+    }
+    if (!p && head.includes('"method"')) {
+      this.send({
+        jsonrpc: "2.0", id: id as Json,
+        error: { code: RpcError.InvalidRequest, message: `frame too large: ${bytes} bytes exceeds the ${MAX_FRAME_BYTES}-byte stdio frame limit`, data: { errorCode: "frame_too_large", frame_bytes: bytes, max_frame_bytes: MAX_FRAME_BYTES } },
+      });
+    }
   }
 
   private onLine(raw: Buffer): void {
@@ -227,7 +310,8 @@ export class PluginChannel {
     if (f.jsonrpc !== "2.0") this.addNoise(text, 'no "jsonrpc": "2.0"');
     if (typeof f.method === "string") {
       if ("id" in f) this.answerReverse(f);
-      return; // a notification from the plugin: nothing to answer
+      else if (f.method === PROGRESS_METHOD) this.onProgress(f.params);
+      return; // another notification from the plugin: nothing to answer (the platform drops it)
     }
     if (!("id" in f)) {
       if ("result" in f || "error" in f) this.stray("no-id", f, raw.length);
@@ -254,9 +338,43 @@ export class PluginChannel {
     const p = this.pending.get(key);
     if (p) {
       this.pending.delete(key);
-      if (p.invokeId !== undefined) this.activeInvokes.delete(p.invokeId);
+      if (p.invokeId !== undefined) this.finishInvoke(p.invokeId);
     }
     return p;
+  }
+
+  /** The invoke is over (answered, timed out or abandoned): later progress for it is a problem. */
+  finishInvoke(invokeId: string): void {
+    const active = this.activeInvokes.get(invokeId);
+    this.activeInvokes.delete(invokeId);
+    this.finishedInvokes.set(invokeId, active?.tool ?? "");
+    if (this.finishedInvokes.size > FINISHED_REMEMBERED) this.finishedInvokes.delete(this.finishedInvokes.keys().next().value!);
+  }
+
+  private invokeState(invokeId: string): { state: InvokeState; tool?: string } {
+    const active = this.activeInvokes.get(invokeId);
+    if (active) return { state: "running", tool: active.tool };
+    const finished = this.finishedInvokes.get(invokeId);
+    return finished === undefined ? { state: "unknown" } : { state: "finished", ...(finished && { tool: finished }) };
+  }
+
+  private onProgress(params: unknown): void {
+    const event = readProgress(params, this.now(), (id) => this.invokeState(id));
+    this.progressLog.push(event);
+    if (event.invokeId !== undefined && this.activeInvokes.has(event.invokeId)) {
+      const list = this.progressByInvoke.get(event.invokeId) ?? [];
+      if (list.length < PROGRESS_PER_INVOKE) list.push(event);
+      this.progressByInvoke.set(event.invokeId, list);
+    }
+    this.options.onProgress?.(event);
+  }
+
+  /** The progress an invoke reported while it ran, handed over once with its answer. */
+  private progressOf(p: Pending): { progress?: ProgressEvent[] } {
+    if (p.invokeId === undefined) return {};
+    const list = this.progressByInvoke.get(p.invokeId);
+    this.progressByInvoke.delete(p.invokeId);
+    return { progress: list ?? [] };
   }
 
   /** File transport only answers a request the host is waiting for; any other pointer is refused, its file left alone. */
@@ -272,15 +390,17 @@ export class PluginChannel {
     void readFileTransport(path, this.transportFolder).then((read) => {
       this.transportsInFlight--;
       this.transportLog.push(read);
+      if (!read.refused) this.noteInvokeAnswer(p, read.bytes ?? 0, true);
       const inner = read.frame ?? { jsonrpc: "2.0", id: f.id, error: { code: 0, message: `file transport failed: ${read.error}` } };
-      p.resolve({ frame: { ...inner, id: f.id }, ms: Math.round(performance.now() - p.sent), file: read });
+      p.resolve({ frame: { ...inner, id: f.id }, ms: Math.round(performance.now() - p.sent), file: read, ...this.progressOf(p) });
     });
   }
 
   private answerReverse(f: Record<string, unknown>): void {
     // Routed now; answered whenever the answer is ready (a person may answer by hand), without holding up other frames.
     void this.mockHost.handle(f, {
-      negotiatedV2: this.negotiatedV2,
+      negotiatedV2: this.reverseAllowed,
+      ...(this.initializeSent && this.protocolVersion !== undefined && { protocolVersion: this.protocolVersion }),
       hostCapabilities: this.hostCapabilities,
       activeInvokes: this.activeInvokes,
     }).then((answer) => {
@@ -293,7 +413,16 @@ export class PluginChannel {
     if (f.id === null || f.id === undefined) return this.stray("null-id", f, bytes);
     const p = this.take(f.id);
     if (!p) return this.stray("unknown-id", f, bytes);
-    p.resolve({ frame: f, ms: Math.round(performance.now() - p.sent) });
+    const ms = Math.round(performance.now() - p.sent);
+    if (p.method === "invoke" && isOverResultLimit(bytes)) return this.answerTooLarge(p, f.id, bytes, ms);
+    p.resolve({ frame: f, ms, ...this.progressOf(p) });
+  }
+
+  /** What the platform hands the caller for a response frame over its 4 MiB result limit. */
+  private answerTooLarge(p: Pending, id: unknown, bytes: number, ms: number): void {
+    this.noteInvokeAnswer(p, bytes, false);
+    const tooLarge = resultTooLarge(bytes);
+    p.resolve({ frame: { jsonrpc: "2.0", id, result: tooLarge.envelope }, ms, tooLarge, ...this.progressOf(p) });
   }
 
   /** Resolves with the next answer that has `id: null`. */
@@ -396,7 +525,12 @@ export class PluginChannel {
 
   /** Ends the whole process group (SIGTERM, then SIGKILL), once. */
   private end(): Promise<void> {
-    this.ended ??= endGroup(this.child, END_GRACE_MS).then(() => this.waitExit(STDOUT_DRAIN_MS + 2000).then(() => undefined));
+    if (this.alive) this.descendants.look();
+    this.ended ??= endGroup(this.child, END_GRACE_MS)
+      .then(() => this.waitExit(STDOUT_DRAIN_MS + 2000))
+      .then(() => {
+        this.escapedDescendants = killAll(this.descendants.stop());
+      });
     return this.ended;
   }
 

@@ -1,6 +1,7 @@
 export { detectLaunch, launchOfEntry, type LaunchSpec, type DetectedLaunch } from "./launch.js";
 export { prepareLaunch, type PreparedLaunch } from "./prepare.js";
 export { Session } from "./session.js";
+export type { InvokeAnswerNote } from "./channel.js";
 export {
   PluginExited, RpcTimeout, within, TIMED_OUT, describeExit,
   type SessionOptions, type InvokeOptions, type Response, type FrameRecord, type ExitInfo, type Direction, type Noise, type Stray,
@@ -19,3 +20,5 @@ export { matches, ANY } from "./match.js";
 export { LineSplitter, type OversizeLine } from "./lines.js";
 export { readFixture, HarnessRecorder, type Exchange, type Fixture } from "./recording.js";
 export { errorLine } from "./stderr.js";
+export { readProgress, progressLine, type ProgressEvent, type InvokeState } from "./progress.js";
+export { resultTooLarge, isOverResultLimit, type ResultTooLarge } from "./result-limit.js";

@@ -43,7 +43,7 @@ describe("detectLaunch", () => {
     assert.match(l.source, /executa\.json \(type node\): package\.json bin tool-b/);
   });
 
-  it("runs a TypeScript project from src/main.ts (bundled fresh), never from compiled output that may be stale or missing", async () => {
+  it("runs a TypeScript project from src/main.ts (compiled fresh), never from compiled output that may be stale or missing", async () => {
     const dir = project({ "package.json": JSON.stringify({ bin: "dist/src/main.js" }), "src/main.ts": "" });
     const l = await detectLaunch(dir);
     assert.equal(l.tsEntry, join(dir, "src", "main.ts"));

@@ -70,7 +70,7 @@ function nodeLaunch(dir: string, toolId: string | undefined): DetectedLaunch {
   const pkg = readJsonObject(join(dir, "package.json")) ?? {};
   const tsEntry = join(dir, "src", "main.ts");
   if (existsSync(tsEntry)) {
-    return { command: process.execPath, args: [tsEntry], cwd: dir, tsEntry, source: "src/main.ts (bundled fresh with esbuild)", language: "ts" };
+    return { command: process.execPath, args: [tsEntry], cwd: dir, tsEntry, source: "src/main.ts (compiled fresh by tsc -p tsconfig.json)", language: "ts" };
   }
   const id = toolId ?? str((pkg.executa as JsonObject | undefined)?.tool_id);
   let entry: string | undefined;

@@ -1,26 +1,35 @@
 /**
- * Turns a detected launch into one that runs the current source, fast, for many sessions:
- * a TypeScript entry is bundled fresh with esbuild; `go run .` is built once into a temp binary.
+ * Turns a detected launch into one that runs the current source, for many sessions: a TypeScript
+ * entry is compiled by the project's tsc program (type-checked, emitted where `npm start` runs it;
+ * without a tsconfig.json, bundled as an ES module with esbuild), with source maps on; `go run .`
+ * is built once into a temp binary.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundle } from "../bundle/index.js";
+import { bundle, compileProject } from "../bundle/index.js";
 import { exec } from "../common/exec.js";
 import { ExecutaError } from "../common/errors.js";
 import type { LaunchSpec } from "./launch.js";
 
 export interface PreparedLaunch {
   launch: LaunchSpec;
+  /** Said before the plugin starts, e.g. why its type check was skipped. */
+  note?: string;
   cleanup(): void;
 }
 
-async function bundleTs(launch: LaunchSpec & { tsEntry: string }, cwd: string, dir: string): Promise<LaunchSpec> {
-  const { code } = await bundle({ projectDir: cwd, entry: launch.tsEntry });
-  const file = join(dir, "plugin.cjs");
-  writeFileSync(file, code);
+/** The emitted entry, or (without a tsconfig.json) an ES module bundle written into `tempDir()`. */
+async function compileTs(launch: LaunchSpec & { tsEntry: string }, cwd: string, tempDir: () => string): Promise<{ launch: LaunchSpec; note?: string }> {
+  const compiled = await compileProject(cwd, launch.tsEntry);
+  let file = compiled?.file;
+  if (!file) {
+    file = join(tempDir(), "plugin.mjs");
+    writeFileSync(file, (await bundle({ projectDir: cwd, entry: launch.tsEntry, format: "esm" })).code);
+  }
   const { tsEntry: _entry, ...rest } = launch;
-  return { ...rest, args: [file, ...launch.args.slice(1)] };
+  const note = compiled?.check.status === "types-missing" ? compiled.check.note : undefined;
+  return { launch: { ...rest, args: ["--enable-source-maps", file, ...launch.args.slice(1)] }, ...(note && { note }) };
 }
 
 async function buildGo(launch: LaunchSpec, dir: string): Promise<LaunchSpec> {
@@ -41,11 +50,14 @@ async function buildGo(launch: LaunchSpec, dir: string): Promise<LaunchSpec> {
 export async function prepareLaunch(launch: LaunchSpec): Promise<PreparedLaunch> {
   const isGoRun = launch.command === "go" && launch.args[0] === "run";
   if (!launch.tsEntry && !isGoRun) return { launch, cleanup: () => undefined };
-  const dir = mkdtempSync(join(tmpdir(), "executa-launch-"));
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  let dir: string | undefined;
+  const tempDir = () => (dir ??= mkdtempSync(join(tmpdir(), "executa-launch-")));
+  const cleanup = () => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
   try {
-    const prepared = launch.tsEntry ? await bundleTs({ ...launch, tsEntry: launch.tsEntry }, launch.cwd ?? process.cwd(), dir) : await buildGo(launch, dir);
-    return { launch: prepared, cleanup };
+    const prepared = launch.tsEntry ? await compileTs({ ...launch, tsEntry: launch.tsEntry }, launch.cwd ?? process.cwd(), tempDir) : { launch: await buildGo(launch, tempDir()) };
+    return { ...prepared, cleanup };
   } catch (error) {
     cleanup();
     throw error;

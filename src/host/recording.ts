@@ -16,6 +16,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ExecutaError } from "../common/errors.js";
+import type { ProgressEvent } from "./progress.js";
 
 /** One request to replay and what its answer must match. */
 export interface Exchange {
@@ -34,7 +35,8 @@ export interface Fixture {
   notReplayed: string[];
 }
 
-const HARNESS_KINDS_NOT_REPLAYED = new Set(["auth.refresh"]);
+/** Kinds read but not replayed: app-level token refreshes, and the progress a plugin reported (`executa dev --record`). */
+const HARNESS_KINDS_NOT_REPLAYED = new Set(["auth.refresh", "progress"]);
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -110,7 +112,7 @@ export function readFixture(path: string): Fixture {
       exchange.expect = value.ok ? { result: value.result } : { error: value.error };
       return;
     }
-    throw lineError(path, n, `unknown kind ${JSON.stringify(kind)} (the harness kinds are meta, req, res and auth.refresh)`);
+    throw lineError(path, n, `unknown kind ${JSON.stringify(kind)} (the harness kinds are meta, req, res, auth.refresh and progress)`);
   });
   return { exchanges, notReplayed: [...notReplayed].map(([what, count]) => (count > 1 ? `${what} ×${count}` : what)) };
 }
@@ -136,6 +138,11 @@ export class HarnessRecorder {
 
   private write(event: Record<string, unknown>, at: number): void {
     this.sink(JSON.stringify({ t: Math.max(0, Math.round(at - this.started)), ...event }));
+  }
+
+  /** An executa/progress notification from the plugin: `{t, kind: "progress", invoke_id, type, data}` (and its problem, if any). */
+  progress(event: ProgressEvent, at = performance.now()): void {
+    this.write({ kind: "progress", invoke_id: event.invokeId ?? null, type: event.type ?? "progress", data: event.data ?? null, ...(event.problem && { problem: event.problem }) }, at);
   }
 
   /** One exchange: the request the plugin got and the answer it gave (`{result}` or `{error}`), sent and answered at these performance.now() times. */

@@ -1,6 +1,8 @@
 /** The shapes a session reports, its errors, and the timing helper every caller uses. */
 import type { FileTransportRead } from "./file-transport.js";
 import type { MockHost } from "./mock/index.js";
+import type { ProgressEvent } from "./progress.js";
+import type { ResultTooLarge } from "./result-limit.js";
 
 export type Direction = "send" | "recv" | "noise" | "stderr";
 
@@ -25,6 +27,10 @@ export interface Response {
   ms: number;
   /** Set when the answer came by file transport (its `error` set when the pointer was refused or unreadable). */
   file?: FileTransportRead;
+  /** An invoke's: the `executa/progress` notifications it sent while it ran, oldest first. */
+  progress?: ProgressEvent[];
+  /** An invoke's response frame was over the platform's 4 MiB result limit: `frame.result` is what the platform gives instead. */
+  tooLarge?: ResultTooLarge;
 }
 
 /** A stdout line that is not a JSON-RPC 2.0 frame, and why. */
@@ -63,6 +69,8 @@ export interface SessionOptions {
   onRecord?: (record: FrameRecord) => void;
   /** Called with each reverse request's record after the mock host answered it. */
   onReverse?: (method: string, params: unknown, answer: unknown) => void;
+  /** Called with each `executa/progress` notification as it arrives. */
+  onProgress?: (event: ProgressEvent) => void;
 }
 
 export interface InvokeOptions {

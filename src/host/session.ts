@@ -7,6 +7,7 @@ import { RpcTimeout, TIMED_OUT, within, type InvokeOptions, type Response } from
 export class Session extends PluginChannel {
   /** `initialize` offering a version; notes whether 2.0 was negotiated. -32601 means a v1 plugin. */
   async initialize(version: string = PROTOCOL_V2, timeoutMs: number = Timeouts.describeMs): Promise<Response> {
+    this.initializeSent = true;
     const r = await this.request("initialize", { protocolVersion: version, clientInfo: { name: "executa", version: "test" }, host_capabilities: {} }, timeoutMs);
     const result = r.frame.result as Record<string, unknown> | undefined;
     this.protocolVersion = typeof result?.protocolVersion === "string" ? result.protocolVersion : "error" in r.frame ? PROTOCOL_V1 : undefined;
@@ -36,7 +37,7 @@ export class Session extends PluginChannel {
     const context: Record<string, unknown> = { invoke_id: invokeId, deadline_ms: deadlineMs };
     if (options.credentials) context.credentials = options.credentials;
     const promise = this.call("invoke", { tool, arguments: args, context }, id, invokeId);
-    promise.catch(() => this.activeInvokes.delete(invokeId));
+    promise.catch(() => this.finishInvoke(invokeId));
     return { invokeId, promise };
   }
 
@@ -45,7 +46,7 @@ export class Session extends PluginChannel {
     const { invokeId, promise } = this.callInvoke(tool, args, { ...options, timeoutMs });
     const r = await within(promise, timeoutMs);
     if (r === TIMED_OUT) {
-      this.activeInvokes.delete(invokeId);
+      this.finishInvoke(invokeId);
       throw new RpcTimeout(`invoke ${tool}`, timeoutMs);
     }
     return r;

@@ -11,9 +11,21 @@ const EXECUTA_JSON = "executa.json";
 /** "files/" is the family of methods the prefix names. */
 const showMethod = (method: string) => (method.endsWith("/") || method.endsWith(".") ? `${method}*` : method);
 
+/** The first capability, then the others: listed when few, else by the family they share (`"aps.kv" (or an "aps.scope.*" capability)`). */
 function needsText(needs: HostCapability[]): string {
-  const [first, ...others] = needs.map((c) => JSON.stringify(c));
-  return others.length ? `${first} (or ${others.join(", ")})` : first!;
+  const [first, ...others] = needs;
+  const shown = JSON.stringify(first);
+  if (others.length === 0) return shown;
+  if (others.length <= 2) return `${shown} (or ${others.map((c) => JSON.stringify(c)).join(", ")})`;
+  return `${shown} (or an ${JSON.stringify(`${sharedFamily(others)}.*`)} capability)`;
+}
+
+/** The dotted prefix every name shares, e.g. "aps.scope" for aps.scope.admin and aps.scope.user.read. */
+function sharedFamily(names: readonly string[]): string {
+  const parts = names[0]!.split(".");
+  let n = parts.length - 1;
+  while (n > 0 && !names.every((name) => name.startsWith(`${parts.slice(0, n).join(".")}.`))) n--;
+  return parts.slice(0, Math.max(n, 1)).join(".");
 }
 
 function missingCapabilities(manifest: Manifest, hostCalls: HostCall[][], declared: string[]): Diagnostic[] {

@@ -9,6 +9,7 @@ import { createInterface, type Completer } from "node:readline";
 import type { Workbench } from "./workbench.js";
 import { argumentsFromWords, splitWords } from "./coerce.js";
 import type { Response } from "../host/index.js";
+import { printable } from "../common/term.js";
 
 export const COMMANDS = ["describe", "tools", "invoke", "health", "trace", "restart", "help", "quit"] as const;
 
@@ -138,7 +139,7 @@ export async function runRepl(workbench: Workbench, options: ReplOptions): Promi
     : [];
   const completer: Completer = (line) => complete(workbench, line);
   const rl = createInterface({ input: options.input, output: options.output, terminal: options.terminal, completer, history, historySize: 500, prompt: "executa> " });
-  const print = (text: string) => options.output.write(text + "\n");
+  const print = (text: string) => options.output.write(printable(text) + "\n");
   if (options.terminal) print(`${workbench.manifest?.display_name ?? workbench.manifest?.name ?? "plugin"}: ${workbench.tools.length} tool(s). Type help; tab completes.`);
   const prompt = () => options.terminal && rl.prompt();
   prompt();

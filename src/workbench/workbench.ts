@@ -4,7 +4,7 @@
  * optional frame trace, fixture recording, and hooks for a page that shows all of it.
  */
 import {
-  HarnessRecorder, MockHost, prepareLaunch, Session, type FrameRecord, type LaunchSpec, type MockHostOptions, type PreparedLaunch, type Response,
+  HarnessRecorder, MockHost, prepareLaunch, progressLine, Session, type FrameRecord, type LaunchSpec, type MockHostOptions, type PreparedLaunch, type ProgressEvent, type Response,
 } from "../host/index.js";
 import { PROTOCOL_V1, PROTOCOL_V2, Timeouts, type Manifest, type ToolDefinition } from "../protocol/index.js";
 
@@ -17,7 +17,11 @@ export interface WorkbenchOptions {
   log?: (line: string) => void;
   /** Run before each restart (`--watch` regenerates the manifest here); throws to stop the restart. */
   beforeRestart?: () => Promise<void>;
-  /** The protocol the simulated host speaks: "2.0" sends initialize first; "1.1" is a v1 host (no initialize, so no reverse requests). */
+  /**
+   * The host to simulate: "2.0" sends initialize offering 2.0 first; "1.1" offers 1.1 (a v1 host:
+   * no reverse requests); "none" sends no initialize at all, as Anna's local-dev runtime does
+   * (reverse requests are served). Default "2.0".
+   */
   hostProtocol?: HostProtocol;
   /** Echo stderr, non-frame stdout and reverse requests to `log` (default true; the web workbench shows them itself). */
   echo?: boolean;
@@ -29,9 +33,14 @@ export interface WorkbenchOptions {
   onExchange?: (exchange: WorkbenchExchange) => void;
   /** A session started (before initialize) or its plugin exited. */
   onSession?: (event: SessionEvent) => void;
+  /** Each executa/progress notification as it arrives (`session` counts starts from 1). */
+  onProgress?: (event: ProgressEvent, session: number) => void;
 }
 
-export type HostProtocol = typeof PROTOCOL_V2 | typeof PROTOCOL_V1;
+/** No initialize at all: Anna's local-dev runtime. */
+export const NO_INITIALIZE = "none";
+export type HostProtocol = typeof PROTOCOL_V2 | typeof PROTOCOL_V1 | typeof NO_INITIALIZE;
+export const HOST_PROTOCOLS: readonly HostProtocol[] = [PROTOCOL_V2, PROTOCOL_V1, NO_INITIALIZE];
 
 export type SessionEvent =
   | { kind: "started"; session: number; plugin: Session }
@@ -92,9 +101,12 @@ export class Workbench {
     return this.tools.find((t) => t.name === name);
   }
 
-  /** Starts the plugin: initialize (offering 2.0; a v1 host sends none), then describe. */
+  /** Starts the plugin: initialize (offering the host's protocol; none for "none"), then describe. */
   async start(): Promise<void> {
-    this.prepared ??= await prepareLaunch(this.launch);
+    if (!this.prepared) {
+      this.prepared = await prepareLaunch(this.launch);
+      if (this.prepared.note) this.log(this.prepared.note);
+    }
     if (this.closed) {
       // Closed while the TypeScript bundle or the Go build was made: start nothing.
       this.prepared.cleanup();
@@ -112,6 +124,11 @@ export class Workbench {
         else if (r.dir === "stderr") this.log(`stderr | ${r.text.trimEnd()}`);
         else if (r.dir === "noise") this.log(`stdout (not a frame) | ${r.text.trimEnd().slice(0, 300)}`);
       },
+      onProgress: (event) => {
+        this.recorder?.progress(event);
+        this.options.onProgress?.(event, n);
+        if (echo) this.log(`${progressLine(event)}${event.invokeId ? ` (invoke ${event.invokeId})` : ""}`);
+      },
       onReverse: (method, params, answer) => {
         if (!echo) return;
         const context = (params as { context?: { invoke_id?: string } } | undefined)?.context;
@@ -125,9 +142,9 @@ export class Workbench {
       this.options.onSession?.({ kind: "exited", session: n, code, signal, stderrTail: session.stderr.slice(-2000) });
       if (this.session === session) this.log(`plugin exited (${signal ?? `code ${code}`}); it restarts on the next command`);
     });
-    if (this.hostProtocol === PROTOCOL_V2) {
-      const init = await session.initialize(PROTOCOL_V2).catch((e: Error) => e);
-      if (!(init instanceof Error)) this.recordExchange("initialize", { protocolVersion: PROTOCOL_V2 }, init);
+    if (this.hostProtocol !== NO_INITIALIZE) {
+      const init = await session.initialize(this.hostProtocol).catch((e: Error) => e);
+      if (!(init instanceof Error)) this.recordExchange("initialize", { protocolVersion: this.hostProtocol }, init);
     }
     const r = await session.describe(Timeouts.describeMs * 6);
     this.recordExchange("describe", undefined, r);

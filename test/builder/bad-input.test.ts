@@ -27,11 +27,11 @@ test("no manifest.json: a clear error that says to run executa manifest", async 
 });
 
 test("unknown target: the error lists the valid keys", async () => {
-  await assert.rejects(build({ projectDir: project(), targets: "macos-arm64" }), (e: ExecutaError) => /unknown target 'macos-arm64'/.test(e.message) && /darwin-arm64/.test(e.hint ?? ""));
+  await assert.rejects(build({ projectDir: project(), target: "macos-arm64" }), (e: ExecutaError) => /unknown target 'macos-arm64'/.test(e.message) && /darwin-arm64/.test(e.hint ?? ""));
 });
 
 test("linux-armv7l for a TypeScript plugin says Node has no such build", async () => {
-  await assert.rejects(build({ projectDir: project(), targets: "linux-armv7l" }), /no linux-armv7l build/);
+  await assert.rejects(build({ projectDir: project(), target: "linux-armv7l" }), /no linux-armv7l build/);
 });
 
 test("options of another language are refused with the language named", async () => {
@@ -81,6 +81,6 @@ test("a write that fails halfway leaves no half-written file, checksums or build
   const dir = await scaffoldProject("go", "halfway");
   // The archive's name is taken by a non-empty folder, so writing the archive fails after the build.
   mkdirSync(join(dir, "dist", "halfway-linux-x86_64.tar.gz", "x"), { recursive: true });
-  await assert.rejects(build({ projectDir: dir, targets: "linux-x86_64", verify: false }));
+  await assert.rejects(build({ projectDir: dir, target: "linux-x86_64", verify: false }));
   assert.deepEqual(readdirSync(join(dir, "dist")).sort(), ["halfway-linux-x86_64", "halfway-linux-x86_64.tar.gz"]);
 });

@@ -14,7 +14,7 @@ after(() => rmSync(dirname(dir), { recursive: true, force: true }));
 
 test("--runtime bun: the host artifact passes verification; darwin-arm64 is ad-hoc signed; the SBOM names Bun", { timeout: 10 * 60_000 }, async () => {
   const host = hostPlatformKey()!;
-  const report = await build({ projectDir: dir, runtime: "bun", targets: [host, "darwin-arm64"] });
+  const report = await build({ projectDir: dir, runtime: "bun", target: [host, "darwin-arm64"] });
   const built = report.targets.find((t) => t.platform === host)!;
   assert.equal(built.runtime, "bun");
   assert.equal(built.verify.status, "passed", JSON.stringify(built.verify));
@@ -25,5 +25,5 @@ test("--runtime bun: the host artifact passes verification; darwin-arm64 is ad-h
 });
 
 test("--snapshot with a non-host target is refused", async () => {
-  await assert.rejects(build({ projectDir: dir, snapshot: true, targets: "all" }), /--snapshot builds only for this machine/);
+  await assert.rejects(build({ projectDir: dir, snapshot: true, target: "all" }), /--snapshot builds only for this machine/);
 });

@@ -13,7 +13,7 @@ test("Go: every target builds, the host one (and linux-aarch64 under qemu) passe
   if (!which("go")) return t.skip("go is not installed");
   const dir = await scaffoldProject("go", "go-plugin");
   made.push(dir);
-  const report = await build({ projectDir: dir, targets: "all", reproducibleCheck: true });
+  const report = await build({ projectDir: dir, target: "all", reproducibleCheck: true });
   assert.equal(report.targets.length, 7);
   assert.equal(report.reproducible?.identical, true, JSON.stringify(report.reproducible?.differences));
   const byKey = new Map(report.targets.map((x) => [x.platform, x]));
@@ -27,7 +27,7 @@ test("Go: every target builds, the host one (and linux-aarch64 under qemu) passe
 
   const elsewhere = await scaffoldProject("go", "go-plugin");
   made.push(elsewhere);
-  const again = await build({ projectDir: elsewhere, targets: "linux-x86_64,darwin-arm64", verify: false });
+  const again = await build({ projectDir: elsewhere, target: "linux-x86_64,darwin-arm64", verify: false });
   for (const x of again.targets) {
     assert.equal(x.sha256, byKey.get(x.platform)!.sha256, `${x.platform} differs when built from another folder`);
     assert.equal(x.archive.sha256, byKey.get(x.platform)!.archive.sha256, x.platform);

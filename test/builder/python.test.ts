@@ -120,7 +120,7 @@ test("Python: a .venv without PyInstaller is an error that says how to install i
 test("Python: other targets are an error that points to a CI matrix", async () => {
   const dir = await project("cross");
   const other = host === "linux-x86_64" ? "windows-x86_64" : "linux-x86_64";
-  await assert.rejects(build({ projectDir: dir, targets: other }), (e: Error & { hint?: string }) => {
+  await assert.rejects(build({ projectDir: dir, target: other }), (e: Error & { hint?: string }) => {
     assert.match(e.message, /PyInstaller builds only for this machine/);
     assert.match(e.hint ?? "", /matrix/);
     return true;

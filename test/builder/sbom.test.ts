@@ -36,7 +36,7 @@ test("TypeScript: only the npm packages really bundled, with versions, licenses 
     "",
   ].join("\n"));
 
-  const report = await build({ projectDir: dir, targets: "linux-x86_64,darwin-arm64", verify: false });
+  const report = await build({ projectDir: dir, target: "linux-x86_64,darwin-arm64", verify: false });
   assert.deepEqual(report.sbom, ["sbom.cdx.json", "sbom-ts-linux-x86_64.cdx.json", "sbom-ts-darwin-arm64.cdx.json"]);
   for (const file of report.sbom) assert.equal(await sbomSchemaErrors(join(report.dist, file)), null, file);
 
@@ -74,7 +74,7 @@ test("Go: modules from the binary's build info (a local replacement included) an
   appendFileSync(join(dir, "go.mod"), "\nrequire example.com/greet v0.0.0\n\nreplace example.com/greet => ./greet\n");
   writeFileSync(join(dir, "greeting.go"), 'package main\n\nimport "example.com/greet"\n\nvar greeting = greet.Hello()\n');
 
-  const report = await build({ projectDir: dir, targets: "linux-x86_64,windows-x86_64", verify: false });
+  const report = await build({ projectDir: dir, target: "linux-x86_64,windows-x86_64", verify: false });
   assert.deepEqual(report.sbom, ["sbom.cdx.json"]);
   const path = join(report.dist, "sbom.cdx.json");
   assert.equal(await sbomSchemaErrors(path), null);

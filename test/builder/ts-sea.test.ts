@@ -15,7 +15,7 @@ let report: BuildReport;
 before(async () => {
   dir = await scaffoldProject("ts", "sea-plugin");
   dist = join(dir, "dist");
-  report = await build({ projectDir: dir, targets: "all", baseUrl: "https://example.com/releases/v1.2.3/" });
+  report = await build({ projectDir: dir, target: "all", baseUrl: "https://example.com/releases/v1.2.3/" });
 }, { timeout: 15 * 60_000 });
 after(() => rmSync(dirname(dir), { recursive: true, force: true }));
 
@@ -119,12 +119,12 @@ test("--base-url writes binary_urls into executa.json's binary profile, keeping 
 
 test("default builds are reproducible: --reproducible-check passes, and a copy in another folder gives the same bytes", async () => {
   const targets = "linux-x86_64,darwin-arm64";
-  const checked = await build({ projectDir: dir, targets, outDir: join(dir, "again"), verify: false, reproducibleCheck: true });
+  const checked = await build({ projectDir: dir, target: targets, outDir: join(dir, "again"), verify: false, reproducibleCheck: true });
   assert.equal(checked.reproducible?.identical, true, JSON.stringify(checked.reproducible?.differences));
   assert.ok(checked.reproducible!.files >= 2 * 3 + 2, `${checked.reproducible!.files} files compared`);
   assert.ok(checked.ok);
   const elsewhere = await scaffoldProject("ts", "sea-plugin");
-  const copy = await build({ projectDir: elsewhere, targets, verify: false });
+  const copy = await build({ projectDir: elsewhere, target: targets, verify: false });
   for (const t of [...checked.targets, ...copy.targets]) {
     const first = report.targets.find((x) => x.platform === t.platform)!;
     assert.equal(t.sha256, first.sha256, t.platform);

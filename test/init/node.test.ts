@@ -58,7 +58,7 @@ test("a CommonJS package: init takes package.json's entry and tool id, and needs
   assert.equal((await executa(dir, "manifest", "--check")).code, 0);
 });
 
-test("a lone ESM file: init writes the command Anna needs and the workflow; build bundles it to CommonJS; import.meta stays a located error", { timeout: 10 * 60_000 }, async (t) => {
+test("a lone ESM file: init writes the command Anna needs and the workflow; build bundles it to CommonJS; import.meta.url names the executable, import.meta.resolve stays a located error", { timeout: 10 * 60_000 }, async (t) => {
   const dir = adoptable("notes", { "notes-storage.mjs": "node/notes-storage.mjs" });
   made.push(dir);
   const init = await executaJson<InitJson>(dir, "init", "--ci");
@@ -82,9 +82,16 @@ test("a lone ESM file: init writes the command Anna needs and the workflow; buil
 
   await assertToolchainWorks(dir, "list_notes", {});
 
+  const source = readFileSync(join(dir, "notes-storage.mjs"), "utf8");
   appendFileSync(join(dir, "notes-storage.mjs"), '\nconst here = new URL(".", import.meta.url);\nprocess.stderr.write(`${here}\\n`);\n');
+  const withUrl = await executa(dir, "build");
+  assert.equal(withUrl.code, 0, withUrl.shown);
+  assert.match(withUrl.stdout, /note: notes-storage\.mjs:\d+:\d+: warning: import\.meta names the executable/);
+
+  writeFileSync(join(dir, "notes-storage.mjs"), `${source}\nprocess.stderr.write(import.meta.resolve("./notes-storage.mjs"));\n`);
   const broken = await executa(dir, "build");
   assert.equal(broken.code, 2, broken.shown);
   assert.match(broken.stderr, /notes-storage\.mjs:\d+:\d+: error: "import\.meta" is not available/);
-  assert.match(broken.stderr, /hint: import\.meta is empty in the CommonJS bundle/);
+  assert.match(broken.stderr, /hint: a single executable sets only import\.meta\.url, import\.meta\.filename and import\.meta\.dirname/);
+  assert.doesNotMatch(broken.stderr, /__dirname/, "a hint that crashes the plugin's ES modules");
 });

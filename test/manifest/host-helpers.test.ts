@@ -113,11 +113,11 @@ test("every capability the page names is known to the validator and unlocks the 
       assert.deepEqual(capabilitiesForMethod(concrete).sort(), [...capabilities].sort(), `${method} needs any of ${capabilities.join(", ")}`);
     }
   }
-  assert.equal(all.size, 11);
+  assert.equal(all.size, 18);
   const manifest = { name: "p", version: "1.0.0", description: "d", display_name: "P", tools: [{ name: "t", description: "d", parameters: [] }], host_capabilities: [...all] };
   assert.deepEqual(validateManifest(manifest).filter((d) => d.path?.startsWith("$.host_capabilities")), []);
   const unknown = validateManifest({ ...manifest, host_capabilities: ["llm.telepathy"] }).find((d) => d.path === "$.host_capabilities[0]");
-  assert.match(unknown?.hint ?? "", /use one of llm\.sample, llm\.agent\.auto, aps\.kv, aps\.files, storage\.user/);
+  assert.match(unknown?.message ?? "", /not on the platform.s allow-list/);
 });
 
 const raw = (root: RawHostCall["root"], path: string[], args: (string | null)[] = [], extra: Partial<RawHostCall> = {}): RawHostCall => ({
@@ -171,7 +171,7 @@ test("the warnings: a call no declared capability unlocks, a declared capability
   assert.deepEqual(found, [
     {
       severity: "warning",
-      message: 'save calls ctx.host.storage.set (storage/set), which needs "aps.kv" (or "storage.user", "storage.app", "storage.tool") in host_capabilities; add it to executa.json and run executa manifest',
+      message: 'save calls ctx.host.storage.set (storage/set), which needs "aps.kv" (or an "aps.scope.*" capability) in host_capabilities; add it to executa.json and run executa manifest',
       file: "src/tools.ts", line: 9, column: 11,
     },
     {
@@ -183,7 +183,7 @@ test("the warnings: a call no declared capability unlocks, a declared capability
     },
   ]);
   // Any one of the storage capabilities will do, and each is used by a storage call.
-  assert.deepEqual(hostUsageDiagnostics(manifest(["llm.sample", "storage.user", "aps.kv"]), calls, undefined), []);
+  assert.deepEqual(hostUsageDiagnostics(manifest(["llm.sample", "aps.scope.user.write", "aps.kv"]), calls, undefined), []);
   // A request whose method is computed: no capability is unused, the literal ones still count.
   const dynamic = hostUsageDiagnostics(manifest(["aps.files"]), [[call(undefined, "ctx.host.request")], [call("image/generate", "ctx.host.request")]], EXECUTA_JSON);
   assert.deepEqual(dynamic.map((d) => d.message.slice(0, 40)), ["save calls ctx.host.request (image/gener"]);
@@ -206,4 +206,16 @@ test("an item of executa.json's host_capabilities is located, also on one line; 
   assert.deepEqual(locateArrayItem(inline, "host_capabilities", 2), { file: "executa.json" });
   assert.deepEqual(locateArrayItem(undefined, "host_capabilities", 0), { file: "executa.json" });
   assert.deepEqual(locateArrayItem('{"host_capabilities": "aps.kv"}', "host_capabilities", 0), { file: "executa.json" });
+});
+
+test("the web helpers send web/search and web/fetch, which web.search and web.fetch unlock", () => {
+  const methods = (lang: Language, calls: RawHostCall[]) => resolveHostCalls(lang, calls).map((c) => c.method);
+  assert.deepEqual(methods("ts", [raw("host", ["web", "search"]), raw("host", ["web", "fetch"])]), ["web/search", "web/fetch"]);
+  assert.deepEqual(methods("python", [raw("host", ["web", "search"]), raw("host", ["web", "fetch"])]), ["web/search", "web/fetch"]);
+  assert.deepEqual(methods("go", [raw("host", ["WebSearch"]), raw("host", ["WebFetch"])]), ["web/search", "web/fetch"]);
+  const calls = [[call("web/search", "ctx.host.web.search")], [call("web/fetch", "ctx.host.web.fetch", 9)]];
+  assert.deepEqual(hostUsageDiagnostics(manifest(["web.search", "web.fetch"]), calls, undefined), []);
+  assert.deepEqual(hostUsageDiagnostics(manifest(["web.search"]), calls, undefined).map((d) => d.message), [
+    'save calls ctx.host.web.fetch (web/fetch), which needs "web.fetch" in host_capabilities; add it to executa.json and run executa manifest',
+  ]);
 });

@@ -137,7 +137,7 @@ const needs = (tool: string, helper: string, method: string, capability: string)
 test("go: sampling without llm.sample is a warning at the call, an error with exit 2 under --strict; storage two functions away is found", { skip: !HAS_GO && "go is not installed" }, async () => {
   const dir = project({ "tools.go": TOOLS, "memory.go": MEMORY });
   const sample = `${whereIs("tools.go", TOOLS, "executa.FromContext(ctx).Host.Sample(")}: warning: ${needs("summarize", "Host.Sample", "sampling/createMessage", '"llm.sample"')}`;
-  const storage = `${whereIs("memory.go", MEMORY, "host.StorageSet(")}: warning: ${needs("save_note", "host.StorageSet", "storage/set", '"aps.kv" (or "storage.user", "storage.app", "storage.tool")')}`;
+  const storage = `${whereIs("memory.go", MEMORY, "host.StorageSet(")}: warning: ${needs("save_note", "host.StorageSet", "storage/set", '"aps.kv" (or an "aps.scope.*" capability)')}`;
   assert.deepEqual(await warnings(dir), [sample, storage]);
 
   const strict = spawnSync(process.execPath, [BIN, "manifest", "--strict"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
@@ -151,11 +151,11 @@ test("go: sampling without llm.sample is a warning at the call, an error with ex
 
 test("go: an unused capability is a warning on executa.json; the right ones are silent", { skip: !HAS_GO && "go is not installed" }, async () => {
   const files = { "tools.go": TOOLS, "memory.go": MEMORY };
-  const json = executaJson("go", { host_capabilities: ["llm.sample", "storage.user", "host.upload"] });
-  assert.deepEqual(await warnings(project(files, ["llm.sample", "storage.user", "host.upload"])), [
+  const json = executaJson("go", { host_capabilities: ["llm.sample", "aps.scope.user.write", "host.upload"] });
+  assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.scope.user.write", "host.upload"])), [
     `${whereIs("executa.json", json, '"host.upload"')}: warning: host_capabilities declares "host.upload", but no tool calls a helper that sends host/uploadFile; remove it from executa.json and run executa manifest (executa follows each tool into its own project's functions only: a call in another package, or through a function kept in a variable, goes unseen)`,
   ]);
-  assert.deepEqual(await warnings(project(files, ["llm.sample", "storage.user"])), []);
+  assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.scope.user.write"])), []);
 });
 
 test("go: agent sessions by assignment and by parameter type, a constant Request method; a computed one keeps every capability", { skip: !HAS_GO && "go is not installed" }, async () => {
@@ -218,7 +218,7 @@ func Forward(ctx context.Context, args ForwardArgs) (json.RawMessage, error) {
 	return executa.FromContext(ctx).Host.Request(ctx, args.Method, nil)
 }
 `;
-  const agent = '"llm.agent.auto"';
+  const agent = '"llm.agent.auto" (or "llm.agent.fixed")';
   assert.deepEqual(await warnings(project({ "tools.go": tools }, ["aps.files"])), [
     `${whereIs("tools.go", tools, "host.AgentCreate(")}: warning: ${needs("research", "host.AgentCreate", "agent/session.create", agent)}`,
     `${whereIs("tools.go", tools, "session.Run(")}: warning: ${needs("research", "session.Run", "agent/session.run", agent)}`,

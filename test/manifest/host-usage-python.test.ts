@@ -89,7 +89,7 @@ const needs = (tool: string, helper: string, method: string, capability: string)
 test("python: sampling without llm.sample is a warning at the call, an error with exit 2 under --strict; storage two functions away is found", { skip: !HAS_PYTHON && "python3 is not installed" }, async () => {
   const dir = project({ "notes/tools.py": TOOLS, "notes/memory.py": MEMORY });
   const sample = `${whereIs("notes/tools.py", TOOLS, "ctx.host.sample(")}: warning: ${needs("summarize", "ctx.host.sample", "sampling/createMessage", '"llm.sample"')}`;
-  const storage = `${whereIs("notes/memory.py", MEMORY, "host.storage.set(")}: warning: ${needs("save_note", "host.storage.set", "storage/set", '"aps.kv" (or "storage.user", "storage.app", "storage.tool")')}`;
+  const storage = `${whereIs("notes/memory.py", MEMORY, "host.storage.set(")}: warning: ${needs("save_note", "host.storage.set", "storage/set", '"aps.kv" (or an "aps.scope.*" capability)')}`;
   assert.deepEqual(await warnings(dir), [sample, storage]);
 
   const strict = spawnSync(process.execPath, [BIN, "manifest", "--strict"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });

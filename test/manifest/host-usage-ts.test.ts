@@ -97,7 +97,7 @@ const needs = (tool: string, helper: string, method: string, capability: string)
 test("ts: sampling without llm.sample is a warning at the call, and under --strict an error with exit 2; a storage call two functions away is found too", () => {
   const dir = project({ "src/tools.ts": TOOLS, "src/memory.ts": MEMORY });
   const sample = `${whereIs("src/tools.ts", TOOLS, "ctx.host.sample(")}: warning: ${needs("summarize", "ctx.host.sample", "sampling/createMessage", '"llm.sample"')}`;
-  const storage = `${whereIs("src/memory.ts", MEMORY, "host.storage.set(")}: warning: ${needs("save_note", "host.storage.set", "storage/set", '"aps.kv" (or "storage.user", "storage.app", "storage.tool")')}`;
+  const storage = `${whereIs("src/memory.ts", MEMORY, "host.storage.set(")}: warning: ${needs("save_note", "host.storage.set", "storage/set", '"aps.kv" (or an "aps.scope.*" capability)')}`;
 
   const plain = manifest(dir);
   assert.equal(plain.code, 0, plain.stderr);
@@ -114,12 +114,12 @@ test("ts: sampling without llm.sample is a warning at the call, and under --stri
 
 test("ts: a declared capability no tool needs is a warning on executa.json; the right ones are silent", async () => {
   const files = { "src/tools.ts": TOOLS, "src/memory.ts": MEMORY };
-  const extra = project(files, ["llm.sample", "storage.user", "aps.files"]);
-  const json = executaJson("node", { host_capabilities: ["llm.sample", "storage.user", "aps.files"] });
+  const extra = project(files, ["llm.sample", "aps.scope.user.write", "aps.files"]);
+  const json = executaJson("node", { host_capabilities: ["llm.sample", "aps.scope.user.write", "aps.files"] });
   assert.deepEqual(await warnings(extra), [
     `${whereIs("executa.json", json, '"aps.files"')}: warning: host_capabilities declares "aps.files", but no tool calls a helper that sends files/*; remove it from executa.json and run executa manifest (executa follows each tool into its own project's functions only: a call in another package, or through a function kept in a variable, goes unseen)`,
   ]);
-  assert.deepEqual(await warnings(project(files, ["llm.sample", "storage.user"])), []);
+  assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.scope.user.write"])), []);
 });
 
 test("ts: a request whose method is computed keeps every capability; a constant method is checked like a helper", async () => {
@@ -194,7 +194,7 @@ export async function research({ question }: {
     "src/tools.ts": tools,
   });
   made.push(dir);
-  const agent = '"llm.agent.auto"';
+  const agent = '"llm.agent.auto" (or "llm.agent.fixed")';
   assert.deepEqual(await warnings(dir), [
     `${whereIs("src/tools.ts", tools, "session.run(")}: warning: ${needs("research", "session.run", "agent/session.run", agent)}`,
     `${whereIs("src/tools.ts", tools, "ctx.host.agent.session(")}: warning: ${needs("research", "ctx.host.agent.session(session.uuid).delete", "agent/session.delete", agent)}`,

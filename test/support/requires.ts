@@ -6,6 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { platformVenv } from "./platform.js";
 
 interface Tool {
   /** True when it is usable here. */
@@ -29,6 +30,7 @@ export const TOOLS = {
     install: "apt-get install qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross",
   },
   shellcheck: { present: runs("shellcheck", "--version"), install: "apt-get install shellcheck" },
+  platform: { present: () => platformVenv() !== undefined, install: "node scripts/install-platform.mjs (Anna's platform packages at data/platform-packages.json's pins, in a venv)" },
   actionlint: { present: runs("actionlint", "--version"), install: "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 (and put $(go env GOPATH)/bin on PATH)" },
 } satisfies Record<string, Tool>;
 

@@ -1,6 +1,7 @@
 /**
- * A TypeScript plugin never runs code older than its source: `executa dev` and `executa test` bundle
- * it fresh (no compile step, no dist/ needed right after a --no-install scaffold), and
+ * A TypeScript plugin never runs code older than its source: `executa dev` and `executa test` compile
+ * it fresh (no compile step of the user's, no dist/ needed right after a --no-install scaffold, where
+ * the type check is skipped until the type packages are installed), and
  * `dev --watch` regenerates the manifest before it restarts.
  */
 import assert from "node:assert/strict";

@@ -197,11 +197,15 @@ test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { 
     assert.match(await summary.innerText(), /^passed/, await page.locator('[data-view="conformance"]').innerText());
     await shoot(page, shots, "conformance");
 
-    // Refused: the page without the token, and a request from another origin (a real cross-site page).
+    // A reload keeps the page (the cookie), without the spent code.
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true]");
+    // Refused: the page without the cookie (a fresh link appears in the terminal), and a request from another origin (a real cross-site page).
+    await browser.context.clearCookies();
     const noToken = await browser.context.newPage();
     const response = await noToken.goto(`http://127.0.0.1:${running.port}/`);
     assert.equal(response?.status(), 403);
-    assert.match(await noToken.innerText("body"), /token is missing or wrong/);
+    assert.match(await noToken.innerText("body"), /fresh link is printed in the terminal/);
     const evil = createServer((_req, res) => res.end("<!doctype html><title>elsewhere</title>"));
     await new Promise<void>((r) => evil.listen(0, "127.0.0.1", r));
     try {

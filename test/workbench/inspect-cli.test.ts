@@ -3,11 +3,12 @@
  * plugin that cannot start is shown in the page (with its stderr) instead of ending the server.
  */
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import { executa, rawRequest, startInspect } from "./inspect-helpers.js";
 
@@ -23,7 +24,7 @@ test("bad flags and a folder without a plugin are exit 2 with a hint", () => {
   assert.equal(JSON.parse(json.stdout).status, "error");
   const credential = executa(["inspect", "--credential", "NOEQUALS", "--", process.execPath, "-e", ""], empty);
   assert.equal(credential.code, 2);
-  assert.match(credential.stderr, /--credential takes NAME=VALUE/);
+  assert.match(credential.stderr, /--credential NOEQUALS: the environment has no NOEQUALS/);
   const none = executa(["inspect"], empty);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /no plugin found/);
@@ -61,16 +62,30 @@ test("a plugin that cannot start is shown as failed, with its stderr, and the se
   }
 });
 
-test("--open hands the URL with its token to the desktop's opener", { skip: process.platform !== "linux" && "the opener is xdg-open on Linux" }, async () => {
+test("--open hands the opener no secret: a file only this user reads, forwarding to a one-time link", { skip: process.platform !== "linux" && "the opener is xdg-open on Linux" }, async () => {
   const bin = join(empty, "bin");
   mkdirSync(bin, { recursive: true });
   const opened = join(empty, "opened.txt");
-  writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(opened)}\n`);
+  writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$*" > ${JSON.stringify(opened)}\n`);
   chmodSync(join(bin, "xdg-open"), 0o755);
   const running = await startInspect(empty, ["--open", "--", process.execPath, "-e", "setInterval(() => {}, 1000)"], { PATH: `${bin}:${process.env.PATH}` });
   try {
     for (let i = 0; i < 100 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(readFileSync(opened, "utf8"), running.url);
+    // What every local user can read in /proc/<pid>/cmdline: a path, no code, no token.
+    const argv = readFileSync(opened, "utf8");
+    assert.match(argv, /^file:\/\/\S+\.html$/);
+    assert.ok(!argv.includes("code=") && !argv.includes(running.token), argv);
+    const file = fileURLToPath(argv);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(statSync(dirname(file)).mode & 0o777, 0o700);
+    const link = new URL(/url=([^"]+)"/.exec(readFileSync(file, "utf8"))![1]!.replace(/&amp;/g, "&"));
+    const first = await rawRequest(running.port, { path: `/${link.search}` });
+    assert.equal(first.status, 200);
+    assert.match(first.headers["set-cookie"]?.[0] ?? "", /HttpOnly; SameSite=Strict/);
+    assert.equal((await rawRequest(running.port, { path: `/${link.search}` })).status, 403, "the code works once");
+    for (let i = 0; i < 100 && existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(existsSync(file), false, "the forwarding file goes once its code is spent");
+    assert.ok(!running.stderr().includes(running.token), "the token is never logged");
   } finally {
     assert.equal(await running.interrupt(), 0, running.stderr());
   }

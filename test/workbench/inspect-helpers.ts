@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { request } from "node:http";
+import { request, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -54,9 +54,13 @@ export function executa(args: string[], cwd: string) {
 }
 
 export interface Running {
+  /** The link `executa inspect` printed (its code is spent: the helper bought `token` with it). */
   url: string;
   port: number;
+  /** The session token, from the cookie the printed link's code bought. */
   token: string;
+  /** A fresh one-time link, as a visitor without the cookie gets one printed in the terminal. */
+  freshLink(): Promise<string>;
   child: ChildProcessWithoutNullStreams;
   stderr(): string;
   /** Ctrl-C, as a terminal sends it; resolves with the exit code. */
@@ -82,10 +86,24 @@ export async function startInspect(dir: string, args: string[] = [], env: NodeJS
   ]);
   const ready = JSON.parse(line) as { status: string; url: string; port: number };
   if (ready.status !== "ok") throw new Error(`executa inspect: ${line}\n${stderr}`);
+  const link = new URL(ready.url);
+  const page = await rawRequest(ready.port, { path: `${link.pathname}${link.search}` });
+  const token = /^executa-inspect-\d+=([^;]+)/.exec(page.headers["set-cookie"]?.[0] ?? "")?.[1];
+  if (page.status !== 200 || !token) throw new Error(`the printed link did not buy a cookie: ${page.status} ${JSON.stringify(page.headers)}`);
   return {
     url: ready.url,
     port: ready.port,
-    token: new URL(ready.url).searchParams.get("token")!,
+    token,
+    freshLink: async () => {
+      const seen = stderr.length;
+      for (let i = 0; i < 100; i++) {
+        if (i % 25 === 0) await rawRequest(ready.port, { path: "/" });
+        const fresh = /open this fresh one[^:]*: (http:\S+)/.exec(stderr.slice(seen))?.[1];
+        if (fresh) return fresh;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no fresh link was printed:\n${stderr}`);
+    },
     child,
     stderr: () => stderr,
     interrupt: async () => {
@@ -96,12 +114,12 @@ export async function startInspect(dir: string, args: string[] = [], env: NodeJS
 }
 
 /** One raw HTTP request (headers exactly as given, so Host and Origin can lie). */
-export function rawRequest(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
+export function rawRequest(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, method: options.method ?? "GET", path: options.path, headers: options.headers, setHost: !options.headers?.Host }, (res) => {
       let body = "";
       res.setEncoding("utf8").on("data", (d: string) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
     });
     req.on("error", reject);
     req.end(options.body);

@@ -1,7 +1,8 @@
 /**
  * The inspect server is a local web server that starts processes, so it is a target (the MCP
  * Inspector's CVE-2025-49596). Each safety rule has its test here, against a real server and a
- * real plugin: loopback only; the token on every route, the event stream and the assets; Host
+ * real plugin: loopback only; the token on every route, the event stream and the assets, and
+ * never in a URL (a link's one-time code buys it as an HttpOnly cookie); Host
  * and Origin checked (no DNS rebinding, no cross-site requests); JSON-only POSTs; and no route
  * runs anything but the plugin the command line named, whatever its body says.
  */
@@ -15,7 +16,7 @@ import { startInspect, type RunningInspect } from "../../src/workbench/index.js"
 import { PLUGINS } from "../host/helpers.js";
 import { rawRequest } from "./inspect-helpers.js";
 
-const GET_ROUTES = ["/", "/app.js", "/app.css", "/events", "/api/state", "/api/storage", "/api/export/candidates", "/api/export/trace", "/api/storage/file?scope=app&path=x"];
+const GET_ROUTES = ["/app.js", "/app.css", "/events", "/api/state", "/api/storage", "/api/export/candidates", "/api/export/trace", "/api/storage/file?scope=app&path=x"];
 const POST_ROUTES = [
   "/api/invoke", "/api/health", "/api/describe", "/api/restart", "/api/credentials", "/api/sampling", "/api/rules", "/api/manual", "/api/host",
   "/api/storage/kv-set", "/api/storage/kv-delete", "/api/storage/file-write", "/api/storage/file-delete", "/api/conformance", "/api/export/fixture", "/api/import",
@@ -24,12 +25,13 @@ const POST_ROUTES = [
 let running: RunningInspect;
 let port: number;
 let token: string;
+const logs: string[] = [];
 const root = mkdtempSync(join(tmpdir(), "executa-inspect-safety-"));
 const marker = join(root, "pwned");
 const launch = { command: process.execPath, args: [join(PLUGINS, "node", "reference.mjs")], cwd: root, source: "the test" };
 
 before(async () => {
-  running = await startInspect({ launch, mockHost: {}, port: 0 });
+  running = await startInspect({ launch, mockHost: {}, port: 0, log: (line) => logs.push(line) });
   await running.started;
   ({ port, token } = running.server);
 });
@@ -65,10 +67,37 @@ test("every route, the event stream and the assets refuse a request without the 
     const r = await rawRequest(port, { method: "POST", path, headers: { "Content-Type": "application/json" }, body: "{}" });
     assert.equal(r.status, 403, `POST ${path}`);
   }
-  // With it, the same requests are served (the page and its assets take it in the query).
-  assert.equal((await rawRequest(port, { path: `/?token=${token}` })).status, 200);
-  assert.equal((await rawRequest(port, { path: `/app.js?token=${token}` })).status, 200);
+  // With it, the same requests are served; the token in a URL is never taken.
+  assert.equal((await rawRequest(port, { path: "/app.js", headers: auth() })).status, 200);
   assert.equal((await rawRequest(port, { path: "/api/state", headers: auth() })).status, 200);
+  for (const path of ["/app.js", "/api/state", "/events"]) assert.equal((await rawRequest(port, { path: `${path}?token=${token}` })).status, 403, `${path}?token=`);
+});
+
+test("a link's code buys the token once, as an HttpOnly SameSite=Strict cookie; the page never holds it", async () => {
+  const link = new URL(running.server.url);
+  assert.deepEqual([...link.searchParams.keys()], ["code"]);
+  assert.ok(!running.server.url.includes(token));
+  const page = await rawRequest(port, { path: `/${link.search}` });
+  assert.equal(page.status, 200);
+  assert.equal(page.headers["set-cookie"]?.[0], `executa-inspect-${port}=${token}; Path=/; HttpOnly; SameSite=Strict`);
+  assert.equal(page.headers["referrer-policy"], "no-referrer");
+  assert.ok(!page.body.includes(token), "the page's HTML carries no secret");
+  const again = await rawRequest(port, { path: `/${link.search}` });
+  assert.equal(again.status, 403, "a spent code");
+  assert.equal(again.headers["set-cookie"], undefined);
+  const cookie = { Cookie: `executa-inspect-${port}=${token}` };
+  for (const path of ["/", "/app.js", "/api/state"]) assert.equal((await rawRequest(port, { path, headers: cookie })).status, 200, `${path} with the cookie`);
+  assert.equal((await rawRequest(port, { path: "/api/state", headers: { Cookie: `executa-inspect-${port + 1}=${token}` } })).status, 403, "another port's cookie");
+  // A visit without a cookie or a live code makes a fresh link appear in the terminal, which works once.
+  logs.length = 0;
+  await new Promise((r) => setTimeout(r, 1100));
+  const refused = await rawRequest(port, { path: "/?code=made-up" });
+  assert.equal(refused.status, 403);
+  assert.match(refused.body, /fresh link is printed in the terminal/);
+  const fresh = /(http:\/\/127\.0\.0\.1:\d+\/\?code=[\w-]+)/.exec(logs.join("\n"))?.[1];
+  assert.ok(fresh, logs.join("\n"));
+  assert.ok(!logs.join("\n").includes(token), "the token is never logged");
+  assert.equal((await rawRequest(port, { path: new URL(fresh).pathname + new URL(fresh).search })).status, 200);
 });
 
 test("a Host that is not this server's address is refused (DNS rebinding)", async () => {

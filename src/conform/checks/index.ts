@@ -5,6 +5,7 @@ import { healthCheck } from "./health.js";
 import { envelopeCheck, invalidArgumentsCheck, unknownToolCheck } from "./invoke.js";
 import { idZeroCheck, invalidRequestCheck, notificationCheck, parseErrorCheck, unknownMethodCheck } from "./jsonrpc.js";
 import { aliveCheck, describeCheck, eofCheck, orphansCheck, sigtermCheck, stdoutCheck } from "./lifecycle.js";
+import { noInitializeCheck, progressCheck, resultSizeCheck } from "./platform.js";
 import { initializeV1Check, initializeV2Check, invokeIdCheck } from "./protocol-v2.js";
 import { fileSafetyCheck, fileTransportCheck, largeFrameCheck } from "./transport.js";
 
@@ -28,9 +29,12 @@ export const CHECKS: readonly Check[] = [
   unknownToolCheck,
   invalidArgumentsCheck,
   envelopeCheck,
+  resultSizeCheck,
   credentialsCheck,
   invokeIdCheck,
+  noInitializeCheck,
   largeFrameCheck,
   fileTransportCheck,
   fileSafetyCheck,
+  progressCheck,
 ];

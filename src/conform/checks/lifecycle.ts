@@ -180,11 +180,16 @@ export const ORPHANS_CHECK_ID = "lifecycle.orphans";
 
 export const orphansCheck: Check = {
   id: ORPHANS_CHECK_ID,
-  description: "when the plugin exits, nothing it started keeps its stdout open",
+  description: "when the plugin exits, nothing it started outlives it or keeps its stdout open",
   rule: Rule.orphans,
   needs: [],
   last: true,
   async run(ctx) {
+    const escaped = ctx.shared.sessions.filter((s) => s.session.escapedDescendants.length > 0);
+    if (escaped.length > 0) {
+      const names = [...new Set(escaped.flatMap((s) => s.session.escapedDescendants.map((p) => `${p.name} (pid ${p.pid})`)))].slice(0, 5);
+      return fail(`a process the plugin started left its process group and outlived the plugin: ${names.join(", ")} (in ${escaped.length} session(s): ${[...new Set(escaped.map((s) => s.check))].slice(0, 5).join(", ")}); the host ended it. Anna's runner ends only the plugin's group: keep helpers in it (no setsid, no detached spawn) and stop them before exiting`, Rule.orphans);
+    }
     const held = ctx.shared.sessions.filter((s) => s.session.stdoutHeldOpen);
     if (held.length === 0) return pass();
     return warn(`the plugin exited, but a child it started kept stdout open (in ${held.length} session(s): ${[...new Set(held.map((s) => s.check))].slice(0, 5).join(", ")}); the host ended its process group. Start helpers with stdout redirected (e.g. to stderr or /dev/null), and stop them before exiting`, Rule.orphans);

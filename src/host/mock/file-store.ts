@@ -3,7 +3,8 @@
  * memory or in `files.json` of the mock host's folder. A path is only a key in the index, never
  * a place on disk. Browsable and editable from outside (the web workbench's storage panel).
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { writeFileAtomic } from "../../common/atomic-write.js";
 import type { BlobStore } from "./blobs.js";
 import type { Scope } from "./kv.js";
 
@@ -92,8 +93,6 @@ export class FileStore {
 
   private save(): void {
     if (!this.file) return;
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.index), null, 2));
-    renameSync(tmp, this.file);
+    writeFileAtomic(this.file, JSON.stringify(Object.fromEntries(this.index)), 0o600);
   }
 }

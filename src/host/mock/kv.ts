@@ -1,11 +1,15 @@
 /**
  * The key-value store behind `storage/*`: three scopes, ETags that change with every write,
  * generations that keep counting across deletes (an old ETag never matches a new value), and
- * expiry. In memory, or in `kv.json` of the mock host's folder. Browsable from outside (the web
+ * expiry. In memory, or in the mock host's folder one file per key (`kv/<hash>.json`, written to
+ * an exclusive temp name and renamed): a write costs the size of its key, and two workbenches on
+ * one folder each see the other's keys and lose none. Browsable from outside (the web
  * workbench's storage panel) through the same methods.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../../common/atomic-write.js";
 
 export const SCOPES = ["user", "app", "tool"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -26,20 +30,71 @@ export interface KvItem extends KvEntry {
   key: string;
 }
 
+type Saved = Partial<KvEntry> & { scope?: unknown; key?: unknown };
+
+function entryFrom(v: Saved | undefined): KvEntry | undefined {
+  if (!v || typeof v.etag !== "string" || typeof v.generation !== "number") return undefined;
+  const { scope: _scope, key: _key, ...rest } = v;
+  const text = JSON.stringify(v.value ?? null);
+  return { size: Buffer.byteLength(text), updatedAt: 0, ...rest, value: v.value ?? null } as KvEntry;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
 export class KvStore {
   private readonly entries = new Map<string, KvEntry>();
+  private readonly dir: string | undefined;
 
-  constructor(private readonly file: string | undefined, private readonly clock: () => number) {
-    if (!file || !existsSync(file)) return;
-    const saved = JSON.parse(readFileSync(file, "utf8")) as Record<string, Partial<KvEntry>>;
-    for (const [k, v] of Object.entries(saved)) {
-      if (!v || typeof v.etag !== "string" || typeof v.generation !== "number") continue;
-      const text = JSON.stringify(v.value ?? null);
-      this.entries.set(k, { size: Buffer.byteLength(text), updatedAt: 0, ...v, value: v.value ?? null } as KvEntry);
+  /** `dir`: the folder of per-key files; a `kv.json` beside it (an older layout) is read as the starting point. */
+  constructor(dir: string | undefined, private readonly clock: () => number) {
+    this.dir = dir;
+    if (!dir) return;
+    const legacy = join(dir, "..", "kv.json");
+    if (existsSync(legacy)) {
+      for (const [k, v] of Object.entries((readJson(legacy) ?? {}) as Record<string, Saved>)) {
+        const e = entryFrom(v);
+        if (e) this.entries.set(k, e);
+      }
+    }
+    this.reload();
+  }
+
+  private fileOf(k: string): string {
+    return join(this.dir!, `${createHash("sha256").update(k).digest("hex").slice(0, 40)}.json`);
+  }
+
+  /** Every key file in the folder (another workbench's writes too). */
+  private reload(): void {
+    if (!this.dir || !existsSync(this.dir)) return;
+    for (const name of readdirSync(this.dir)) {
+      if (!/^[0-9a-f]{40}\.json$/.test(name)) continue;
+      this.adopt(readJson(join(this.dir, name)) as Saved | undefined);
     }
   }
 
+  private adopt(saved: Saved | undefined): KvEntry | undefined {
+    const e = entryFrom(saved);
+    if (!e || typeof saved?.scope !== "string" || typeof saved.key !== "string") return undefined;
+    const k = `${saved.scope}:${saved.key}`;
+    const known = this.entries.get(k);
+    if (!known || known.generation < e.generation || (known.generation === e.generation && known.updatedAt < e.updatedAt)) this.entries.set(k, e);
+    return this.entries.get(k);
+  }
+
+  /** The key as the folder has it now (another workbench may have written it). */
+  private refresh(scope: Scope, key: string): void {
+    if (!this.dir) return;
+    this.adopt(readJson(this.fileOf(`${scope}:${key}`)) as Saved | undefined);
+  }
+
   private live(scope: Scope, key: string): KvEntry | undefined {
+    this.refresh(scope, key);
     const e = this.entries.get(`${scope}:${key}`);
     if (!e || e.deleted) return undefined;
     if (e.expiresAt !== undefined && this.clock() >= e.expiresAt) return undefined;
@@ -52,6 +107,7 @@ export class KvStore {
 
   /** Writes a value; the caller checked if_match against `get`. */
   set(scope: Scope, key: string, value: unknown, ttlSeconds?: number): KvEntry {
+    this.refresh(scope, key);
     const before = this.entries.get(`${scope}:${key}`);
     const text = JSON.stringify(value ?? null);
     const generation = (before?.generation ?? 0) + 1;
@@ -65,7 +121,7 @@ export class KvStore {
       ...(ttlSeconds !== undefined && { expiresAt: now + ttlSeconds * 1000 }),
     };
     this.entries.set(`${scope}:${key}`, entry);
-    this.save();
+    this.save(scope, key);
     return entry;
   }
 
@@ -75,13 +131,14 @@ export class KvStore {
     const before = this.entries.get(`${scope}:${key}`);
     if (before && !before.deleted) {
       this.entries.set(`${scope}:${key}`, { ...before, value: null, size: 0, deleted: true, updatedAt: this.clock() });
-      this.save();
+      this.save(scope, key);
     }
     return existed;
   }
 
   /** Live keys of a scope (every scope when omitted), sorted. */
   list(scope?: Scope, prefix = ""): KvItem[] {
+    this.reload();
     const out: KvItem[] = [];
     for (const k of this.entries.keys()) {
       const colon = k.indexOf(":");
@@ -101,7 +158,11 @@ export class KvStore {
   hasRoom(scope: Scope, key: string, maxKeys: number): boolean {
     if (this.entries.has(`${scope}:${key}`) || this.entries.size < maxKeys) return true;
     const now = this.clock();
-    for (const [k, e] of this.entries) if (e.deleted || (e.expiresAt !== undefined && now >= e.expiresAt)) this.entries.delete(k);
+    for (const [k, e] of this.entries) {
+      if (!e.deleted && (e.expiresAt === undefined || now < e.expiresAt)) continue;
+      this.entries.delete(k);
+      if (this.dir) rmSync(this.fileOf(k), { force: true });
+    }
     return this.entries.size < maxKeys;
   }
 
@@ -112,10 +173,9 @@ export class KvStore {
     return n;
   }
 
-  private save(): void {
-    if (!this.file) return;
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.entries), null, 2));
-    renameSync(tmp, this.file);
+  private save(scope: Scope, key: string): void {
+    if (!this.dir) return;
+    mkdirSync(this.dir, { recursive: true });
+    writeFileAtomic(this.fileOf(`${scope}:${key}`), JSON.stringify({ scope, key, ...this.entries.get(`${scope}:${key}`) }), 0o600);
   }
 }

@@ -25,6 +25,7 @@ import { MockServer } from "./server.js";
 import { StorageService } from "./storage.js";
 import type { Answer, ErrorBody, MockHostOptions, ReverseContext, ReverseObserver, ReverseRecord, SamplingMode } from "./types.js";
 import { UploadService } from "./upload.js";
+import { handleWeb } from "./web.js";
 
 export const DEFAULT_CANNED_TEXT = "This is a canned reply from the executa mock host.";
 /** The most bytes of files/* kept in a storage folder. */
@@ -65,7 +66,7 @@ export class MockHost {
     const dir = options.storageDir;
     const persistent = new BlobStore(dir && join(dir, "blobs"), dir ? DISK_QUOTA_BYTES : quota);
     const transient = new BlobStore(undefined, quota);
-    this.kv = new KvStore(dir && join(dir, "kv.json"), clock);
+    this.kv = new KvStore(dir && join(dir, "kv"), clock);
     this.files = new FileStore(dir && join(dir, "files.json"), persistent);
     const env: HostEnv = {
       options,
@@ -227,6 +228,8 @@ export class MockHost {
         return s.image.handle(call);
       case "embeddings":
         return handleEmbeddings(call);
+      case "web":
+        return handleWeb(call);
       default: {
         const rule = call.rule();
         return rule ? ruleAnswer(rule) : { error: unknownMethod(call.method) };

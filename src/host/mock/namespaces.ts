@@ -3,7 +3,7 @@
  * host refuses: protocol 2.0 not negotiated, the manifest lacks the capability, the user did not
  * grant it, or the request is malformed.
  */
-import { AgentError, EmbeddingsError, ImageError, SamplingError, StorageError, UploadError } from "../../protocol/index.js";
+import { AgentError, EmbeddingsError, ImageError, RpcError, SamplingError, StorageError, UploadError } from "../../protocol/index.js";
 
 export interface Namespace {
   name: string;
@@ -16,6 +16,8 @@ export interface Namespace {
   invalid: number;
   /** `error.data.errorCode` for a v1 session where the family has no NOT_NEGOTIATED code of its own. */
   notNegotiatedName?: string;
+  /** `error.data.errorCode` when the manifest lacks the capability or the user refused it (the platform's web/* say "permission_denied"). */
+  deniedName?: string;
 }
 
 const SAMPLING: Namespace = { name: "sampling", notNegotiated: SamplingError.NOT_NEGOTIATED, missingCapability: SamplingError.NOT_NEGOTIATED, notGranted: SamplingError.NOT_GRANTED, invalid: SamplingError.INVALID_REQUEST };
@@ -24,6 +26,8 @@ const STORAGE: Namespace = { name: "storage", notNegotiated: StorageError.NOT_GR
 const FILES: Namespace = { ...STORAGE, name: "files" };
 const UPLOAD: Namespace = { name: "upload", notNegotiated: UploadError.NOT_NEGOTIATED, missingCapability: UploadError.NOT_GRANTED, notGranted: UploadError.NOT_GRANTED, invalid: UploadError.INVALID_REQUEST };
 const IMAGE: Namespace = { name: "image", notNegotiated: ImageError.NOT_NEGOTIATED, missingCapability: ImageError.NOT_GRANTED, notGranted: ImageError.NOT_GRANTED, invalid: ImageError.INVALID_REQUEST };
+/** The platform relays its dispatcher's errors: permission_denied and the rest -32603, invalid_arg -32602 (anna-app-runtime-local's session.py). */
+const WEB: Namespace = { name: "web", notNegotiated: RpcError.InternalError, missingCapability: RpcError.InternalError, notGranted: RpcError.InternalError, invalid: RpcError.InvalidParams, notNegotiatedName: "not_negotiated", deniedName: "permission_denied" };
 const EMBEDDINGS: Namespace = { name: "embeddings", notNegotiated: EmbeddingsError.NOT_NEGOTIATED, missingCapability: EmbeddingsError.NOT_GRANTED, notGranted: EmbeddingsError.NOT_GRANTED, invalid: EmbeddingsError.INVALID_REQUEST };
 
 /** Every reverse request the mock host implements, with its family. */
@@ -50,6 +54,8 @@ export const METHODS: Readonly<Record<string, Namespace>> = {
   "image/generate": IMAGE,
   "image/edit": IMAGE,
   "embeddings/create": EMBEDDINGS,
+  "web/search": WEB,
+  "web/fetch": WEB,
 };
 
 /** Method names of an older documentation, with the current one to use instead. */

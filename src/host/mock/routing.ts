@@ -1,5 +1,6 @@
 /**
- * Whether a reverse request may be served, in the host's order: protocol 2.0 negotiated, the
+ * Whether a reverse request may be served, in the host's order: protocol 2.0 (negotiated, or no
+ * initialize sent at all, as Anna's local-dev runtime does), the
  * invoke it belongs to (the spec's invoke_id table), the manifest's host_capabilities, and the
  * user's grant (capabilities the mock host was told to refuse).
  */
@@ -11,14 +12,21 @@ import type { ErrorBody, ReverseContext } from "./types.js";
 /** Served (routed to an invoke), or refused (with the invoke, when routing got that far). */
 export type Gate = { routedTo: string } | { error: ErrorBody; routedTo?: string };
 
-const STORAGE_SCOPE_CAPABILITY = /^storage\.(user|app|tool)$/;
+/** `aps.scope.<scope>.<read|write>`: another scope's keys, read or written. */
+const APS_SCOPE_CAPABILITY = /^aps\.scope\.(user|app|tool)\.(read|write)$/;
+const READS = new Set(["storage/get", "storage/list"]);
 
-/** The refused capability that denies this request, if any. */
+/**
+ * The refused capability that denies this request, if any. Refusing `aps.scope.user.write`
+ * denies writes (storage/set, storage/delete) in scope user only; any other capability denies
+ * every method it unlocks.
+ */
 export function refusedBy(method: string, params: Record<string, unknown>, refused: ReadonlySet<string>): string | undefined {
   for (const capability of refused) {
-    const scope = STORAGE_SCOPE_CAPABILITY.exec(capability)?.[1];
-    if (scope !== undefined) {
-      if ((method.startsWith("storage/") || method.startsWith("files/")) && (params.scope ?? DEFAULT_SCOPE) === scope) return capability;
+    const scoped = APS_SCOPE_CAPABILITY.exec(capability);
+    if (scoped) {
+      const [, scope, access] = scoped;
+      if (method.startsWith("storage/") && (params.scope ?? DEFAULT_SCOPE) === scope && (access === "read") === READS.has(method)) return capability;
     } else if ((capabilitiesForMethod(method) as string[]).includes(capability)) {
       return capability;
     }
@@ -29,7 +37,8 @@ export function refusedBy(method: string, params: Record<string, unknown>, refus
 export function gate(method: string, params: Record<string, unknown>, invokeId: string | undefined, ctx: ReverseContext, refused: ReadonlySet<string>): Gate {
   const ns = namespaceOf(method);
   if (!ctx.negotiatedV2) {
-    const message = `${method}: protocol 2.0 was not negotiated, so reverse requests are not allowed (answer "2.0" to an initialize that offers it)`;
+    const ended = ctx.protocolVersion === undefined ? "" : ` (the initialize ended on ${JSON.stringify(ctx.protocolVersion)})`;
+    const message = `${method}: protocol 2.0 was not negotiated${ended}, so reverse requests are not allowed (answer "2.0" to an initialize that offers it; a host that sends no initialize serves them)`;
     if (!ns) return { error: { code: RpcError.MethodNotFound, message } };
     return { error: { code: ns.notNegotiated, message: `NOT_NEGOTIATED: ${message}`, ...(ns.notNegotiatedName && { data: { errorCode: ns.notNegotiatedName } }) } };
   }
@@ -50,11 +59,13 @@ export function gate(method: string, params: Record<string, unknown>, invokeId: 
   const needs = capabilitiesForMethod(method);
   if (ctx.hostCapabilities && !needs.some((c) => ctx.hostCapabilities!.includes(c))) {
     const message = `${method} needs host_capabilities ${needs.slice(0, 2).join(" or ")} in the manifest`;
-    return { routedTo, error: { code: ns.missingCapability, message: `${ns.missingCapability === ns.notNegotiated ? "NOT_NEGOTIATED" : "NOT_GRANTED"}: ${message}` } };
+    const prefix = ns.deniedName ? "PERMISSION_DENIED" : ns.missingCapability === ns.notNegotiated ? "NOT_NEGOTIATED" : "NOT_GRANTED";
+    return { routedTo, error: { code: ns.missingCapability, message: `${prefix}: ${message}`, ...(ns.deniedName && { data: { errorCode: ns.deniedName } }) } };
   }
   const denied = refusedBy(method, params, refused);
   if (denied) {
-    return { routedTo, error: { code: ns.notGranted, message: `NOT_GRANTED: the user has not granted ${denied} to this plugin (the mock host was told to refuse it)`, data: { errorCode: denied.startsWith("storage.") ? "forbidden_scope" : "not_granted" } } };
+    const errorCode = ns.deniedName ?? (APS_SCOPE_CAPABILITY.test(denied) ? "forbidden_scope" : "not_granted");
+    return { routedTo, error: { code: ns.notGranted, message: `NOT_GRANTED: the user has not granted ${denied} to this plugin (the mock host was told to refuse it)`, data: { errorCode } } };
   }
   return { routedTo };
 }

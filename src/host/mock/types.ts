@@ -19,7 +19,10 @@ export interface ActiveInvoke {
 
 /** What the host knows when a reverse request arrives. */
 export interface ReverseContext {
+  /** Protocol 2.0 holds: an initialize negotiated it, or none was sent (Anna's local-dev runtime sends none). */
   negotiatedV2: boolean;
+  /** The version an initialize ended on, when one was sent. */
+  protocolVersion?: string;
   /** The manifest's host_capabilities; undefined when no describe has been seen. */
   hostCapabilities: readonly string[] | undefined;
   activeInvokes: ReadonlyMap<string, ActiveInvoke>;

@@ -52,7 +52,7 @@ function mapParam(tool: SourceTool, p: SourceParam, diagnostics: Diagnostic[]): 
     const where = p.shape.kind === "array" ? "items of " : "";
     diagnostics.push({
       severity: "error",
-      message: `parameter '${p.name}' of tool '${tool.name}': ${where}${bad.what} has no manifest type`,
+      message: `parameter '${p.name}' of tool '${tool.name}': ${bad.problem ?? `${where}${bad.what} has no manifest type`}`,
       hint: bad.hint,
       ...at(p.location),
     });

@@ -17,7 +17,8 @@ export type Shape =
   | { kind: "enum"; base: "string" | "number" | "boolean"; values: Literal[] }
   | { kind: "array"; element: Shape }
   | { kind: "object" }
-  | { kind: "unsupported"; what: string; hint: string };
+  /** `problem` replaces "<what> has no manifest type" when the type itself is broken (a name that does not resolve). */
+  | { kind: "unsupported"; what: string; hint: string; problem?: string };
 
 export interface SourceInitializer {
   /** The JSON value, when the initializer is a JSON literal. */

@@ -6,7 +6,9 @@ import { PACKAGE_VERSION, WEB_DIR } from "../../common/package-info.js";
 import { PAGE_CSP } from "./http.js";
 
 export interface PageAssets {
-  html(token: string): string;
+  html: string;
+  /** What a visit without the cookie or a live code sees. */
+  refused: string;
   csp: string;
   files: Map<string, { type: string; body: Buffer }>;
 }
@@ -26,18 +28,28 @@ export function pageAssets(dir = WEB_DIR): PageAssets {
   return {
     csp: PAGE_CSP,
     files,
-    // The token is base64url: nothing in it needs escaping.
-    html: (token) => `<!doctype html>
+    html: `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>executa inspect</title>
-<link rel="stylesheet" href="/app.css?token=${token}">
-<script type="module" src="/app.js?token=${token}"></script>
+<meta name="referrer" content="no-referrer">
+<link rel="stylesheet" href="/app.css">
+<script type="module" src="/app.js"></script>
 </head>
 <body data-version="${PACKAGE_VERSION}"><noscript>executa inspect needs JavaScript.</noscript></body>
+</html>
+`,
+    refused: `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>executa inspect: open a fresh link</title></head>
+<body>
+<h1>executa inspect</h1>
+<p>This link was used already or has expired: a link works once, for a few minutes.</p>
+<p>A fresh link is printed in the terminal where <code>executa inspect</code> runs: open that one.</p>
+</body>
 </html>
 `,
   };

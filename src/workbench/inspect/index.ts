@@ -4,8 +4,11 @@ import { Inspector, type InspectorOptions } from "./inspector.js";
 import { startServer, type InspectServer } from "./server.js";
 
 export { Inspector, type InspectorOptions } from "./inspector.js";
-export { refusal, allowedHosts, newToken, TOKEN_HEADER } from "./guard.js";
+export { refusal, allowedHosts } from "./guard.js";
+export { Access, TOKEN_HEADER, LINK_LIFETIME_MS } from "./access.js";
+export { writeOpenerFile, type OpenerFile } from "./opener.js";
 export { Credentials } from "./credentials.js";
+export type { InspectServer } from "./server.js";
 export type * from "./wire.js";
 
 export interface InspectOptions extends InspectorOptions {
@@ -29,7 +32,9 @@ export async function startInspect(options: InspectOptions): Promise<RunningInsp
   const inspector = new Inspector(options);
   let server: InspectServer;
   try {
-    server = await startServer(inspector, options.port);
+    server = await startServer(inspector, options.port, {
+      printLink: (url) => options.log?.(`executa inspect: a visit came without a live link; open this fresh one (it works once, for a few minutes): ${url}`),
+    });
   } catch (error) {
     await inspector.close();
     throw error;

@@ -4,15 +4,15 @@
  * shows, pushed to every open page as it changes. The HTTP routes call its methods.
  */
 import { randomBytes } from "node:crypto";
-import { HOST_CAPABILITIES, PROTOCOL_V1, PROTOCOL_V2, RpcError, argumentProblems } from "../../protocol/index.js";
-import { DEFAULT_CANNED_TEXT, type DetectedLaunch, type MockHostOptions, type Response, type SamplingMode, type Session } from "../../host/index.js";
-import { Workbench, type HostProtocol, type WorkbenchExchange } from "../workbench.js";
+import { HOST_CAPABILITIES, PROTOCOL_V2, RpcError, argumentProblems } from "../../protocol/index.js";
+import { DEFAULT_CANNED_TEXT, type DetectedLaunch, type MockHostOptions, type ProgressEvent, type Response, type SamplingMode, type Session } from "../../host/index.js";
+import { NO_INITIALIZE, Workbench, type HostProtocol, type WorkbenchExchange } from "../workbench.js";
 import { Credentials } from "./credentials.js";
 import { HttpError } from "./http.js";
 import { ManualQueue } from "./manual.js";
 import { EventStream } from "./stream.js";
 import { TraceStore } from "./trace.js";
-import type { HostState, InspectState, InvokeAnswer, PluginState, SamplingKind, WatchState } from "./wire.js";
+import type { HostState, InspectState, InvokeAnswer, PluginState, ProgressNote, SamplingKind, WatchState } from "./wire.js";
 
 export interface InspectorOptions {
   launch: DetectedLaunch;
@@ -53,8 +53,7 @@ export class Inspector {
   constructor(readonly options: InspectorOptions) {
     this.log = options.log ?? (() => undefined);
     this.credentials = new Credentials(options.credentials);
-    const redact = (text: string) => this.credentials.redact(text);
-    this.trace = new TraceStore(redact, (entry) => this.stream.send("trace", [entry]), this.started);
+    this.trace = new TraceStore(this.credentials, (entry) => this.stream.send("trace", [entry]), this.started);
     this.manual = new ManualQueue((pending) => this.stream.send("pending", pending), (v) => this.credentials.redactValue(v), this.started);
     const sampling = options.mockHost.sampling ?? { kind: "canned", text: DEFAULT_CANNED_TEXT };
     this.samplingKind = options.mockHost.rules ? "rules" : sampling.kind === "echo" ? "echo" : "canned";
@@ -69,6 +68,7 @@ export class Inspector {
       log: (line) => this.log(line),
       ...(options.beforeRestart && { beforeRestart: options.beforeRestart }),
       onRecord: (record, session) => this.trace.record(record, session),
+      onProgress: (event, session) => this.stream.send("progress", this.progressNote(event, session)),
       onExchange: (x) => {
         this.exchanges.push(x);
         if (this.exchanges.length > MAX_EXCHANGES) this.exchanges.shift();
@@ -129,7 +129,7 @@ export class Inspector {
       ...change,
       session: change.session ?? this.plugin.session,
       ...(wb.manifest && { manifest: this.credentials.redactValue(wb.manifest) }),
-      protocolVersion: wb.hostProtocol === PROTOCOL_V2 ? wb.session?.protocolVersion : `${PROTOCOL_V1} (a v1 host sends no initialize)`,
+      protocolVersion: wb.hostProtocol === NO_INITIALIZE ? "2.0 (assumed: the host sends no initialize, as Anna's local-dev runtime)" : wb.session?.protocolVersion,
     };
     this.stream.send("plugin", this.plugin);
   }
@@ -167,11 +167,19 @@ export class Inspector {
     return this.watchState;
   }
 
-  async invoke(tool: string, args: Record<string, unknown>): Promise<InvokeAnswer> {
+  private progressNote(event: ProgressEvent, session: number): ProgressNote {
+    return this.credentials.redactValue({
+      session, type: event.type, data: event.data, t: Math.round(performance.now() - this.started),
+      ...(event.invokeId !== undefined && { invokeId: event.invokeId }), ...(event.tool !== undefined && { tool: event.tool }), ...(event.problem && { problem: event.problem }),
+    });
+  }
+
+  /** `invokeId`: the page's own id (so it can show progress while the invoke runs); one is made otherwise. */
+  async invoke(tool: string, args: Record<string, unknown>, pageInvokeId?: string): Promise<InvokeAnswer> {
     await this.ready();
     const def = this.workbench.tool(tool);
     const problems = def ? argumentProblems(def, args) : [];
-    const invokeId = `inv-${randomBytes(8).toString("hex")}`;
+    const invokeId = pageInvokeId ?? `inv-${randomBytes(8).toString("hex")}`;
     const credentials = this.credentials.forInvoke();
     let r: Response;
     try {
@@ -189,6 +197,8 @@ export class Inspector {
       ms: r.ms,
       ...(r.file && { file: { ...(r.file.bytes !== undefined && { bytes: r.file.bytes }), ...(r.file.error && { error: r.file.error }) } }),
       problems,
+      ...(r.progress && { progress: r.progress.map((e) => this.progressNote(e, this.workbench.sessions)) }),
+      ...(r.tooLarge && { tooLarge: { bytes: r.tooLarge.bytes, maxBytes: r.tooLarge.maxBytes } }),
     };
   }
 
@@ -288,7 +298,8 @@ export class Inspector {
     }
     if (protocol && protocol !== this.workbench.hostProtocol) {
       this.workbench.hostProtocol = protocol;
-      this.trace.event(this.workbench.sessions, `the host now speaks protocol ${protocol}${protocol === PROTOCOL_V2 ? "" : " (no initialize, so no reverse requests)"}; restarting`);
+      const how = protocol === PROTOCOL_V2 ? "initialize offering 2.0" : protocol === NO_INITIALIZE ? "no initialize, as Anna's local-dev runtime; reverse requests are served" : `initialize offering ${protocol}, so no reverse requests`;
+      this.trace.event(this.workbench.sessions, `the host now speaks protocol ${protocol} (${how}); restarting`);
       this.pushHost();
       await this.restart();
     }

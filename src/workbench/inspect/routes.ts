@@ -3,7 +3,7 @@
  * No route takes a command or a path to run: the plugin is the one the command line named.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PROTOCOL_V1, PROTOCOL_V2 } from "../../protocol/index.js";
+import { HOST_PROTOCOLS, type HostProtocol } from "../workbench.js";
 import { Body, HttpError, readJson, SECURITY_HEADERS, sendJson } from "./http.js";
 import type { Inspector } from "./inspector.js";
 import { editStorage, listStorage, readStorageFile, setRules } from "./mock-panel.js";
@@ -26,7 +26,11 @@ const GET: Record<string, Handler> = {
 };
 
 const POST: Record<string, Handler> = {
-  "/api/invoke": (i, b) => i.invoke(b.string("tool"), b.object("arguments", { optional: true }) ?? {}),
+  "/api/invoke": (i, b) => {
+    const invokeId = b.optionalString("invokeId");
+    if (invokeId !== undefined && !/^[A-Za-z0-9_-]{1,80}$/.test(invokeId)) throw new HttpError(400, "invokeId must be 1 to 80 letters, digits, - or _");
+    return i.invoke(b.string("tool"), b.object("arguments", { optional: true }) ?? {}, invokeId);
+  },
   "/api/health": (i) => i.health(),
   "/api/describe": (i) => i.describe(),
   "/api/restart": async (i) => {
@@ -52,8 +56,8 @@ const POST: Record<string, Handler> = {
   },
   "/api/host": (i, b) => {
     const protocol = b.optionalString("protocol");
-    if (protocol !== undefined && protocol !== PROTOCOL_V2 && protocol !== PROTOCOL_V1) throw new HttpError(400, `protocol must be "${PROTOCOL_V2}" or "${PROTOCOL_V1}"`);
-    return i.setHost(protocol as typeof PROTOCOL_V2 | typeof PROTOCOL_V1 | undefined, b.has("refused") ? b.stringList("refused") : undefined);
+    if (protocol !== undefined && !(HOST_PROTOCOLS as readonly string[]).includes(protocol)) throw new HttpError(400, `protocol must be one of ${HOST_PROTOCOLS.map((p) => `"${p}"`).join(", ")}`);
+    return i.setHost(protocol as HostProtocol | undefined, b.has("refused") ? b.stringList("refused") : undefined);
   },
   "/api/storage/kv-set": (i, b) => storageEdit(i, "kv-set", b),
   "/api/storage/kv-delete": (i, b) => storageEdit(i, "kv-delete", b),

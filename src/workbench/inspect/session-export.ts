@@ -61,7 +61,7 @@ export function exportFixture(inspector: Inspector, include: number[] | undefine
     if (!x) throw new HttpError(400, `no exchange ${index} (there are ${inspector.exchanges.length})`);
     recorder.exchange(x.method, x.params, x.answer, x.sentAt, x.answeredAt);
   }
-  return lines.map((line) => inspector.credentials.redact(line)).join("\n") + "\n";
+  return lines.map((line) => inspector.credentials.redactFrame(line)).join("\n") + "\n";
 }
 
 export function exportTrace(inspector: Inspector): Record<string, unknown> {
@@ -94,7 +94,7 @@ export async function importFixture(inspector: Inspector, name: string, text: st
   const results: ReplayResult[] = [];
   for (const x of fixture.exchanges) {
     try {
-      const { answer, matched } = await replayExchange(session, x);
+      const { answer, matched } = await replayExchange(session, x, inspector.credentials.forInvoke());
       results.push({ line: x.line, method: x.method, matched, expected: inspector.credentials.redactValue(x.expect), answer: inspector.credentials.redactValue(answer) });
     } catch (error) {
       results.push({ line: x.line, method: x.method, matched: false, expected: inspector.credentials.redactValue(x.expect), answer: { error: { message: (error as Error).message } } });

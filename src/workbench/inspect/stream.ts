@@ -2,16 +2,21 @@
  * The event stream to the open pages (server-sent events): trace entries batched every 50 ms,
  * state changes as they happen, and a comment line every 15 s that keeps the connection open.
  * Every event carries a revision (its SSE id); a state snapshot says the revision it is as new as,
- * so a page that loads one while events arrive applies only the newer events.
+ * so a page that loads one while events arrive applies only the newer events. A client that
+ * does not read (more than MAX_BUFFERED_BYTES waiting for it) is dropped: its page reconnects
+ * and loads the state again, and the server never buffers without limit.
  */
 import type { ServerResponse } from "node:http";
 import type { StreamEvents, TraceEntry } from "./wire.js";
 
 const BATCH_MS = 50;
 const KEEPALIVE_MS = 15_000;
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+type Client = Pick<ServerResponse, "write" | "end" | "destroy" | "on" | "writeHead" | "writableLength">;
 
 export class EventStream {
-  private readonly clients = new Set<ServerResponse>();
+  private readonly clients = new Set<Client>();
   /** The revision of the last event written. */
   rev = 0;
   private batch = new Map<number, TraceEntry>();
@@ -23,7 +28,7 @@ export class EventStream {
   }
 
   /** Takes over the response as an event stream until the page goes away. */
-  attach(res: ServerResponse, headers: Record<string, string>): void {
+  attach(res: Client, headers: Record<string, string>): void {
     res.writeHead(200, { ...headers, "Content-Type": "text/event-stream; charset=utf-8", Connection: "keep-alive" });
     res.write("retry: 1000\n\n");
     this.clients.add(res);
@@ -51,7 +56,12 @@ export class EventStream {
   }
 
   private write(text: string): void {
-    for (const res of this.clients) res.write(text);
+    for (const res of this.clients) {
+      if (res.writableLength > MAX_BUFFERED_BYTES) {
+        this.clients.delete(res);
+        res.destroy();
+      } else res.write(text);
+    }
   }
 
   close(): void {

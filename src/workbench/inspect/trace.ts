@@ -3,13 +3,25 @@
  * (request, response, notification; method; id) and tied to the invoke it belongs to: an invoke
  * request, the reverse requests the plugin made for it (by `context.invoke_id`, or as the mock
  * host routed them), the host's answers to those, and the invoke's answer. Texts are redacted
- * before they are stored. Bounded: the oldest entries go first.
+ * before they are stored: a frame value by value, stderr as one stream (a value split across two
+ * chunks is still found: the last characters that could start one wait for the next chunk, or
+ * HOLD_MS). Bounded: the oldest entries go first.
  */
 import { FILE_TRANSPORT_KEY } from "../../protocol/index.js";
 import type { FrameRecord, ReverseRecord } from "../../host/index.js";
 import type { TraceEntry } from "./wire.js";
 
 const MAX_ENTRIES = 50_000;
+/** How long the end of a stderr chunk waits for the rest of a value that may be split. */
+const HOLD_MS = 250;
+
+/** What the store needs of the credentials (inspect's Credentials). */
+export interface Redactor {
+  redact(text: string): string;
+  redactFrame(text: string): string;
+  /** How many characters at the end of a stream chunk may be the start of a value. */
+  readonly holdBack: number;
+}
 const MAX_CHARS = 64 * 1024 * 1024;
 
 type Obj = Record<string, unknown>;
@@ -49,7 +61,10 @@ export class TraceStore {
   private readonly pointers = new Map<string, TraceEntry>();
 
   /** `onEntry` gets each new entry, and again an entry that learnt more (its invoke, its file's size). */
-  constructor(private readonly redact: (text: string) => string, private readonly onEntry: (entry: TraceEntry) => void, private readonly started = performance.now()) {}
+  /** The redacted end of each session's stderr, waiting for its next chunk. */
+  private readonly held = new Map<number, { text: string; timer: NodeJS.Timeout }>();
+
+  constructor(private readonly redactor: Redactor, private readonly onEntry: (entry: TraceEntry) => void, private readonly started = performance.now()) {}
 
   get list(): readonly TraceEntry[] {
     return this.entries;
@@ -73,11 +88,34 @@ export class TraceStore {
 
   /** A line of the workbench's own: a session started, the plugin exited, a restart. */
   event(session: number, text: string): void {
+    this.releaseStderr(session);
     this.push({ session, dir: "event", text, bytes: 0 });
   }
 
+  private stderr(session: number, chunk: string): void {
+    const held = this.held.get(session);
+    if (held) clearTimeout(held.timer);
+    this.held.delete(session);
+    const text = this.redactor.redact((held?.text ?? "") + chunk);
+    const keep = Math.min(this.redactor.holdBack, text.length);
+    const ready = text.slice(0, text.length - keep);
+    if (ready) this.push({ session, dir: "stderr", text: ready, bytes: Buffer.byteLength(ready) });
+    if (keep) this.held.set(session, { text: text.slice(text.length - keep), timer: setTimeout(() => this.releaseStderr(session), HOLD_MS).unref() });
+  }
+
+  /** The held end of a session's stderr goes out (no more is coming soon, or the session ended). */
+  releaseStderr(session: number): void {
+    const held = this.held.get(session);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.held.delete(session);
+    this.push({ session, dir: "stderr", text: held.text, bytes: Buffer.byteLength(held.text) });
+  }
+
   record(r: FrameRecord, session: number): void {
-    const entry: Omit<TraceEntry, "n" | "t"> = { session, dir: r.dir, text: this.redact(r.text), bytes: r.bytes };
+    if (r.dir === "stderr") return this.stderr(session, r.text);
+    const text = r.dir === "noise" ? this.redactor.redact(r.text) : this.redactor.redactFrame(r.text);
+    const entry: Omit<TraceEntry, "n" | "t"> = { session, dir: r.dir, text, bytes: r.bytes };
     if (r.dir === "send") this.classifySend(entry, r.text);
     else if (r.dir === "recv") this.classifyRecv(entry, r.text);
     const pushed = this.push(entry);

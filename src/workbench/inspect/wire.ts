@@ -59,8 +59,24 @@ export interface PluginState {
   stderrTail?: string;
 }
 
+/** The host to simulate: initialize offering 2.0, offering 1.1 (no reverse requests), or none at all (Anna's local-dev runtime). */
+export type HostProtocolChoice = "2.0" | "1.1" | "none";
+
+/** One executa/progress notification, as the page shows it in the running invoke's card. */
+export interface ProgressNote {
+  session: number;
+  invokeId?: string;
+  tool?: string;
+  type: unknown;
+  data: unknown;
+  /** What the platform would drop or change. */
+  problem?: string;
+  /** Milliseconds since the server started. */
+  t: number;
+}
+
 export interface HostState {
-  protocol: "2.0" | "1.1";
+  protocol: HostProtocolChoice;
   refused: string[];
   sampling: { kind: SamplingKind; text: string };
   /** The rules in use: where they came from and how many. */
@@ -90,11 +106,14 @@ export interface StreamEvents {
   watch: WatchState;
   credentials: string[];
   pending: PendingManual[];
+  progress: ProgressNote;
 }
 
 export interface InvokeRequest {
   tool: string;
   arguments: Record<string, unknown>;
+  /** The page's own id for the invoke, so it can show the invoke's progress while it runs. */
+  invokeId?: string;
 }
 
 export interface InvokeAnswer {
@@ -106,6 +125,10 @@ export interface InvokeAnswer {
   file?: { bytes?: number; error?: string };
   /** Problems the runtime's check would find (the invoke was sent anyway). */
   problems: ArgumentProblem[];
+  /** The progress the invoke reported while it ran. */
+  progress?: ProgressNote[];
+  /** The response frame was over the platform's 4 MiB result limit; `answer` is what the platform gives instead. */
+  tooLarge?: { bytes: number; maxBytes: number };
 }
 
 export interface ManualAnswerRequest {

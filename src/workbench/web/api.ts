@@ -1,8 +1,11 @@
-/** The page's line to its server: JSON calls with the token in a header, and the event stream. */
+/**
+ * The page's line to its server: JSON calls and the event stream, authenticated by the HttpOnly
+ * cookie the link's one-time code bought (the page never sees the token). The spent code leaves
+ * the address bar and the history at once.
+ */
 import type { StreamEvents } from "../inspect/wire.js";
 
-const TOKEN_HEADER = "X-Executa-Token";
-export const token = new URLSearchParams(location.search).get("token") ?? "";
+if (location.search) history.replaceState(null, "", `${location.pathname}${location.hash}`);
 
 export class ApiFailure extends Error {
   constructor(message: string, readonly status: number, readonly hint?: string) {
@@ -13,7 +16,7 @@ export class ApiFailure extends Error {
 async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<Response> {
   const res = await fetch(path, {
     method,
-    headers: { [TOKEN_HEADER]: token, ...(method === "POST" && { "Content-Type": "application/json" }) },
+    headers: method === "POST" ? { "Content-Type": "application/json" } : {},
     ...(method === "POST" && { body: JSON.stringify(body ?? {}) }),
   });
   if (!res.ok) {
@@ -52,7 +55,7 @@ export type StreamEvent = { [K in keyof StreamEvents]: { name: K; data: StreamEv
  * (re)connects, when the page must load the state again (events may have been missed).
  */
 export function openStream(names: readonly (keyof StreamEvents)[], onEvent: (event: StreamEvent) => void, status: (connected: boolean) => void, onOpen: () => void): EventSource {
-  const source = new EventSource(`/events?token=${encodeURIComponent(token)}`);
+  const source = new EventSource("/events");
   source.addEventListener("open", () => {
     status(true);
     onOpen();

@@ -18,11 +18,28 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props |
 }
 
 export function append(el: Node, children: Child[]): void {
-  for (const child of children) {
+  for (const child of children as unknown[]) {
     if (child === null || child === undefined || child === false) continue;
-    if (Array.isArray(child)) append(el, child);
-    else el.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+    if (Array.isArray(child)) append(el, child as Child[]);
+    else if (child instanceof Node) el.appendChild(child);
+    else if (typeof child === "string" || typeof child === "number") el.appendChild(document.createTextNode(String(child)));
+    else el.appendChild(invalid(child));
   }
+}
+
+/** A value where text was expected (a plugin's describe can hold anything): shown, marked invalid. */
+function invalid(value: unknown): HTMLElement {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  const el = document.createElement("span");
+  el.className = "invalid-value";
+  el.title = "not text: the plugin served another type here";
+  el.textContent = `invalid (${typeof value}): ${text.length > 200 ? `${text.slice(0, 199)}…` : text}`;
+  return el;
 }
 
 /** Replaces every child of `el`. */

@@ -39,6 +39,7 @@ async function boot(): Promise<void> {
     watch: (w) => store.set("watch", w),
     credentials: (c) => store.set("credentials", c),
     pending: (p) => store.set("pending", p),
+    progress: (p) => store.addProgress(p),
   };
   let loadedRev: number | undefined;
   let queue: StreamEvent[] = [];
@@ -75,7 +76,7 @@ async function boot(): Promise<void> {
       v.setVisible?.(vid === tab.id);
     }
     for (const b of nav.querySelectorAll("button")) b.setAttribute("aria-selected", String(b.dataset.tab === tab.id));
-    if (location.hash !== `#${tab.id}`) history.replaceState(null, "", `${location.pathname}${location.search}#${tab.id}`);
+    if (location.hash !== `#${tab.id}`) history.replaceState(null, "", `${location.pathname}#${tab.id}`);
   };
   for (const t of TABS) nav.appendChild(h("button", { type: "button", role: "tab", "data-tab": t.id, onclick: () => show(t.id) }, t.label));
   document.body.replaceChildren(header(), pendingPanel(), nav, main);
@@ -88,5 +89,5 @@ async function boot(): Promise<void> {
 }
 
 boot().catch((error: Error) => {
-  document.body.replaceChildren(h("main", null, h("h1", null, "executa inspect"), h("p", { class: "error-line" }, `The page could not load: ${error.message}`), h("p", null, "Open the URL that executa inspect printed (it carries the token).")));
+  document.body.replaceChildren(h("main", null, h("h1", null, "executa inspect"), h("p", { class: "error-line" }, `The page could not load: ${error.message}`), h("p", null, "Open a fresh link from the terminal where executa inspect runs (a link works once).")));
 });

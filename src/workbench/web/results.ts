@@ -3,6 +3,7 @@
  * tree, `_display` apart (the chat UI shows it verbatim, the model does not see it paraphrased),
  * and the file-transport size when the answer came in a file.
  */
+import type { ProgressNote } from "../inspect/wire.js";
 import { formatBytes, h, type Child } from "./dom.js";
 import type { ResultView } from "./store.js";
 import { jsonTree } from "./tree.js";
@@ -33,6 +34,15 @@ function envelopeBody(result: Obj): Child[] {
   return [h("div", { class: "part-title" }, "data"), h("div", { "data-part": "data" }, jsonTree(data ?? null))];
 }
 
+/** An invoke's executa/progress notifications, one line each: type, data, and what the platform would drop or change. */
+export function progressList(notes: readonly ProgressNote[]): HTMLElement {
+  return h("ol", { class: "progress-list", "data-part": "progress" },
+    notes.map((n) => h("li", { class: n.problem ? "problem" : "" },
+      h("span", { class: "badge" }, typeof n.type === "string" ? n.type : "progress"), " ",
+      h("code", null, JSON.stringify(n.data) ?? "undefined"),
+      n.problem ? h("span", { class: "note" }, ` ${n.problem}`) : null)));
+}
+
 export function resultCard(r: ResultView): HTMLElement {
   const answer = r.answer;
   let status: string;
@@ -58,10 +68,12 @@ export function resultCard(r: ResultView): HTMLElement {
       h("span", { class: "badge status" }, status),
       h("strong", null, r.tool),
       h("span", { class: "muted" }, `${r.ms} ms round trip${duration !== undefined ? `, ${duration} ms in the tool` : ""}`),
+      r.tooLarge ? h("span", { class: "badge file", "data-part": "too-large" }, `${formatBytes(r.tooLarge.bytes)}: over the platform's ${formatBytes(r.tooLarge.maxBytes)} result limit`) : null,
       r.file ? h("span", { class: "badge file", "data-part": "file" }, r.file.error ? `file transport failed: ${r.file.error}` : `by file transport, ${formatBytes(r.file.bytes ?? 0)}`) : null,
       h("span", { class: "muted small" }, r.invokeId),
       h("span", { class: "muted small" }, r.at.toLocaleTimeString())),
     r.problems.length ? h("div", { class: "note" }, `sent despite ${r.problems.length} problem(s): ${r.problems.map((p) => `${p.parameter}: ${p.message}`).join("; ")}`) : null,
+    r.progress?.length ? h("details", { class: "progress", open: true }, h("summary", null, `progress (${r.progress.length})`), progressList(r.progress)) : null,
     h("div", { class: "result-body" }, body),
     h("details", { class: "raw" }, h("summary", null, "raw answer"), h("pre", null, JSON.stringify(answer, null, 2))));
 }

@@ -1,5 +1,6 @@
 /** What the page knows: the server's state, kept current by the event stream, and the results of this page's invokes. */
-import type { HostState, InspectState, InvokeAnswer, PendingManual, PluginState, TraceEntry, WatchState } from "../inspect/wire.js";
+import type { HostState, InspectState, InvokeAnswer, PendingManual, PluginState, ProgressNote, TraceEntry, WatchState } from "../inspect/wire.js";
+import { manifestView } from "./manifest-view.js";
 
 export interface ResultView extends InvokeAnswer {
   tool: string;
@@ -15,6 +16,8 @@ export interface Topics {
   pending: PendingManual[];
   trace: readonly TraceEntry[];
   results: readonly ResultView[];
+  /** Each executa/progress notification as it arrives (the running invoke's card shows its own). */
+  progress: ProgressNote;
   connected: boolean;
 }
 
@@ -29,10 +32,12 @@ class Store {
   connected = false;
   private readonly listeners = new Map<keyof Topics, Set<Listener<never>>>();
 
-  on<K extends keyof Topics>(topic: K, listener: Listener<Topics[K]>): void {
+  /** Calls `listener` on every change of `topic`; returns the unsubscribe. */
+  on<K extends keyof Topics>(topic: K, listener: Listener<Topics[K]>): () => void {
     let set = this.listeners.get(topic);
     if (!set) this.listeners.set(topic, (set = new Set()));
     set.add(listener as Listener<never>);
+    return () => set.delete(listener as Listener<never>);
   }
 
   private emit<K extends keyof Topics>(topic: K, value: Topics[K]): void {
@@ -41,11 +46,11 @@ class Store {
 
   /** The whole state (at start, and after the stream reconnected). */
   load(state: InspectState): void {
-    this.state = state;
+    this.state = { ...state, plugin: this.viewable(state.plugin) };
     this.entries.clear();
     for (const e of state.trace) this.entries.set(e.n, e);
     this.sorted = undefined;
-    this.emit("plugin", state.plugin);
+    this.emit("plugin", this.state.plugin);
     this.emit("host", state.host);
     this.emit("watch", state.watch);
     this.emit("credentials", state.credentials);
@@ -70,7 +75,17 @@ class Store {
     this.emit("trace", this.trace);
   }
 
+  /** What the plugin's describe got wrong, for the Plugin view (the page shows the rest). */
+  manifestProblems: string[] = [];
+
+  private viewable(plugin: PluginState): PluginState {
+    const view = manifestView(plugin.manifest);
+    this.manifestProblems = view?.problems ?? [];
+    return view ? { ...plugin, manifest: view.manifest } : plugin;
+  }
+
   set<K extends "plugin" | "host" | "watch" | "credentials" | "pending">(topic: K, value: InspectState[K]): void {
+    if (topic === "plugin") value = this.viewable(value as PluginState) as InspectState[K];
     (this.state as unknown as Record<string, unknown>)[topic] = value;
     this.emit(topic, value as Topics[K]);
   }
@@ -78,6 +93,10 @@ class Store {
   addResult(result: ResultView): void {
     this.results = [result, ...this.results].slice(0, 200);
     this.emit("results", this.results);
+  }
+
+  addProgress(note: ProgressNote): void {
+    this.emit("progress", note);
   }
 
   setConnected(connected: boolean): void {

@@ -54,7 +54,8 @@ const typeName = (v) => (v === null ? "null" : Array.isArray(v) ? "array" : type
 export function serve(fault = {}) {
   const manifest = fault.manifest ?? MANIFEST;
   const out = process.stdout;
-  let v2 = false;
+  // Host services are on unless an initialize offers another version (Anna's local-dev runtime sends none).
+  let v2 = true;
   let inFlight = 0;
   let stopping = false;
   let answered = 0;
@@ -63,7 +64,8 @@ export function serve(fault = {}) {
   const writeLine = (line) => out.write(line + "\n");
   const write = (frame) => {
     let text = JSON.stringify(frame);
-    if (Buffer.byteLength(text) > FILE_THRESHOLD && "id" in frame && !("method" in frame)) {
+    // Inline, as the platform reads it; only the leaveFileBehind fault still writes file transport.
+    if (fault.leaveFileBehind && Buffer.byteLength(text) > FILE_THRESHOLD && "id" in frame && !("method" in frame)) {
       const path = join(tmpdir(), `executa-resp-${randomBytes(16).toString("hex")}.json`);
       if (fault.leaveFileBehind) {
         // The fault: an "atomic" write through a temp copy that is never removed.
@@ -104,6 +106,7 @@ export function serve(fault = {}) {
       return { signature: createHmac("sha256", secret).update(a.message).digest("hex") };
     },
     ask: async (a, ctx) => {
+      write({ jsonrpc: "2.0", method: "executa/progress", params: { context: { invoke_id: ctx.invokeId }, type: "progress", data: { step: "asking the host" } } });
       try {
         const r = await hostRequest("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: a.question } }], maxTokens: 64 }, ctx.invokeId);
         return { answer: r.content?.text ?? "" };

@@ -77,13 +77,15 @@ def serve(manifest=None, banner=False, crash_on_bad_json=False, no_invoke_id=Fal
     manifest = MANIFEST if manifest is None else manifest
     out = sys.stdout.buffer
     lock = threading.Lock()
-    state = {"v2": False, "in_flight": 0}
+    # Host services are on unless an initialize offers another version (Anna's local-dev runtime sends none).
+    state = {"v2": True, "in_flight": 0}
     pending = {}
 
     def write(frame):
         text = json.dumps(frame, ensure_ascii=False)
         data = text.encode("utf-8")
-        if len(data) > FILE_THRESHOLD and "id" in frame and "method" not in frame:
+        # Inline, as the platform reads it; only the leave_file fault still writes file transport.
+        if leave_file and len(data) > FILE_THRESHOLD and "id" in frame and "method" not in frame:
             fd, path = tempfile.mkstemp(prefix="executa-resp-", suffix=".json")
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
@@ -134,6 +136,7 @@ def serve(manifest=None, banner=False, crash_on_bad_json=False, no_invoke_id=Fal
         return {"signature": hmac.new(secret.encode(), a["message"].encode(), hashlib.sha256).hexdigest()}
 
     def tool_ask(a, ctx):
+        write({"jsonrpc": "2.0", "method": "executa/progress", "params": {"context": {"invoke_id": ctx["invoke_id"]}, "type": "progress", "data": {"step": "asking the host"}}})
         try:
             r = host_request("sampling/createMessage", {"messages": [{"role": "user", "content": {"type": "text", "text": a["question"]}}], "maxTokens": 64}, ctx["invoke_id"])
         except RuntimeError as e:

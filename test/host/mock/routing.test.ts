@@ -33,6 +33,7 @@ describe("mock host routing", () => {
       ["image/generate", -32107],
       ["image/edit", -32107],
       ["embeddings/create", -32507],
+      ["web/search", -32603],
       ["tools/whatever", -32601],
     ];
     for (const [method, code] of expected) {
@@ -41,6 +42,8 @@ describe("mock host routing", () => {
       assert.match(e.message, /protocol 2\.0 was not negotiated/);
     }
     assert.equal(error(await call(host, "storage/get", {}, { ctx: v1 })).data?.errorCode, "not_negotiated");
+    const ended = error(await call(host, "sampling/createMessage", sample, { ctx: { ...v1, protocolVersion: "1.1" } }));
+    assert.match(ended.message, /the initialize ended on "1\.1"/);
   });
 
   it("refuses a method whose capability the manifest lacks, with the family's code", async () => {
@@ -57,8 +60,12 @@ describe("mock host routing", () => {
     ];
     for (const [method, code] of expected) assert.equal(error(await call(host, method, {}, { ctx: none })).code, code, method);
     assert.equal(error(await call(host, "sampling/createMessage", sample, { ctx: ctx(["a"], []) })).code, -32008);
-    // storage.<scope> declares storage too; llm.image does not unlock image/edit.
-    result(await call(host, "storage/get", { key: "k", scope: "user" }, { ctx: ctx(["a"], ["storage.user"]) }));
+    // aps.scope.* declares storage too; llm.image does not unlock image/edit.
+    result(await call(host, "storage/get", { key: "k", scope: "user" }, { ctx: ctx(["a"], ["aps.scope.user.read"]) }));
+    const web = error(await call(host, "web/search", { query: "q" }, { ctx: ctx(["a"], ["web.fetch"]) }));
+    assert.equal(web.code, -32603);
+    assert.equal(web.data?.errorCode, "permission_denied");
+    assert.match(web.message, /web\/search needs host_capabilities web\.search/);
     assert.equal(error(await call(host, "image/edit", {}, { ctx: ctx(["a"], ["llm.image"]) })).code, -32101);
   });
 
@@ -82,13 +89,17 @@ describe("mock host routing", () => {
     assert.equal(error(await call(host, "embeddings/create", {})).code, -32501);
   });
 
-  it("refusing storage.<scope> denies that scope only, for storage/* and files/*", async () => {
-    const host = new MockHost({ refuse: ["storage.user"] });
+  it("refusing aps.scope.<scope>.write denies writes in that scope only", async () => {
+    const host = new MockHost({ refuse: ["aps.scope.user.write"] });
     const e = error(await call(host, "storage/set", { key: "k", value: 1, scope: "user" }));
     assert.equal(e.code, -32021);
     assert.equal(e.data?.errorCode, "forbidden_scope");
-    assert.equal(error(await call(host, "files/list", { scope: "user" })).code, -32021);
+    result(await call(host, "storage/get", { key: "k", scope: "user" }));
+    result(await call(host, "files/list", { scope: "user" }));
     result(await call(host, "storage/set", { key: "k", value: 1, scope: "tool" }));
+    result(await call(host, "storage/set", { key: "k", value: 1 }));
+    host.refuse("aps.scope.app.read");
+    assert.equal(error(await call(host, "storage/get", { key: "k" })).data?.errorCode, "forbidden_scope", "no scope is scope app, the host's default");
     host.refuse("aps.kv");
     assert.equal(error(await call(host, "storage/get", { key: "k", scope: "tool" })).code, -32021);
     result(await call(host, "files/list", { scope: "tool" }));

@@ -1,8 +1,10 @@
 /** storage/*: ETags and if_match, TTL, the three scopes, list pages, limits, the storage folder, browsing from outside. */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { MockHost } from "../../../src/host/index.js";
 import { call, error, fakeClock, result } from "./harness.js";
@@ -119,9 +121,51 @@ describe("storage/*", () => {
     assert.equal(result<Got>(await call(again, "storage/get", { key: "from-panel", scope: "user" })).value, "hi");
     assert.deepEqual(again.kv.list().map((i) => `${i.scope}:${i.key}`), ["tool:k", "user:from-panel"]);
     assert.equal(again.kv.delete("user", "from-panel"), true);
-    assert.deepEqual(readdirSync(dir).sort(), ["blobs", "kv.json"]);
+    assert.deepEqual(readdirSync(dir).sort(), ["blobs", "kv"]);
+  });
+
+  it("two workbenches on one --storage folder lose no key, and each write costs the size of its key, not of the store", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "executa-store-shared-"));
+    const harness = join(dirname(fileURLToPath(import.meta.url)), "harness.js");
+    const worker = (name: string) => `
+      const { MockHost } = await import(${JSON.stringify(join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "src", "host", "index.js"))});
+      const { call } = await import(${JSON.stringify(harness)});
+      const host = new MockHost({ storageDir: ${JSON.stringify(dir)} });
+      for (let i = 0; i < 400; i++) {
+        const a = await call(host, "storage/set", { key: "${name}-" + i, value: { i }, scope: "app" });
+        if (a.error) throw new Error(JSON.stringify(a.error));
+      }
+      await host.close();`;
+    const run = (name: string) => new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", worker(name)], { stdio: ["ignore", "ignore", "inherit"] });
+      child.on("exit", resolve);
+    });
+    assert.deepEqual(await Promise.all([run("a"), run("b")]), [0, 0]);
+    const keys = new MockHost({ storageDir: dir }).kv.list("app").map((i) => i.key);
+    assert.equal(keys.length, 800, "every key of both workbenches is kept");
+    await provesProportional(dir);
   });
 });
+
+/** Bytes this process wrote so far (Linux). */
+function bytesWritten(): number {
+  return Number(/wchar:\s*(\d+)/.exec(readFileSync("/proc/self/io", "utf8"))![1]);
+}
+
+/** 4,000 sets write about 20 times what 200 sets write: O(N) in all, not O(N^2) (a whole store file per set). */
+async function provesProportional(dir: string): Promise<void> {
+  if (!existsSync("/proc/self/io")) return;
+  const host = new MockHost({ storageDir: dir });
+  const writes = async (n: number, from: number) => {
+    const before = bytesWritten();
+    for (let i = from; i < from + n; i++) result(await call(host, "storage/set", { key: `many-${i}`, value: "v".repeat(20), scope: "tool" }));
+    return bytesWritten() - before;
+  };
+  const small = await writes(200, 0);
+  const large = await writes(4000, 200);
+  assert.ok(large < small * 20 * 2, `200 sets wrote ${small} bytes, 4,000 sets ${large}`);
+  await host.close();
+}
 
 describe("bounded tables", () => {
   it("holds at most MAX_ENTRIES presigned URLs: the oldest stop working, uploads with them", async () => {

@@ -48,7 +48,18 @@ export class ShapeReader {
 
   shape(type: ts.Type, node: ts.TypeNode | undefined): { shape: Shape; optional: boolean } {
     const { type: members, optional } = this.splitOptional(type);
+    const missing = node && this.unresolvedName(node);
+    // Buffer and the like stay unresolved here (this program loads no @types), and have their own hint.
+    if (missing && Object.hasOwn(NOT_JSON_HINTS, missing)) return { shape: unsupported(missing, NOT_JSON_HINTS[missing]!), optional };
+    if (missing) return { shape: { kind: "unsupported", what: missing, problem: `cannot find name '${missing}'`, hint: "fix the spelling, or import or declare the type" }, optional };
     return { shape: this.shapeOfMembers(members, node), optional };
+  }
+
+  /** The first type name in `node` that names nothing (a misspelling the compiler reads as any). */
+  private unresolvedName(node: ts.Node): string | undefined {
+    // The compiler gives a name it cannot resolve its "error" type, an any that is not the keyword.
+    if (ts.isTypeReferenceNode(node) && (this.checker.getTypeFromTypeNode(node) as { intrinsicName?: string }).intrinsicName === "error") return node.typeName.getText();
+    return ts.forEachChild(node, (child) => this.unresolvedName(child));
   }
 
   private shapeOfMembers(members: ts.Type[], node: ts.TypeNode | undefined): Shape {

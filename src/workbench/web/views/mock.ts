@@ -1,6 +1,7 @@
 /**
  * The Mock host view: how sampling is answered (canned, echo, rules, or by hand), the rules in
- * use, the host to simulate (protocol 2.0, or a v1 host; capabilities its user refuses), and the
+ * use, the web services, the host to simulate (initialize offering 2.0 or 1.1, or none at all as
+ * Anna's local-dev runtime; capabilities its user refuses), and the
  * storage.
  */
 import type { HostState, SamplingKind } from "../../inspect/wire.js";
@@ -15,6 +16,8 @@ const KINDS: { kind: SamplingKind; label: string; help: string }[] = [
   { kind: "rules", label: "rules", help: "the rules below answer first; the canned text answers the rest" },
   { kind: "manual", label: "by hand", help: "each request waits here for you to type the answer or an error" },
 ];
+
+const WEB_RULE = '{"method": "web/search", "match": {"query": "$any"}, "result": {"results": [{"title": "My page", "url": "https://example.org/", "snippet": "…", "site": "example.org", "published_at": null, "score": null}], "provider_tier": "basic", "quota_consumed": 0}}';
 
 export function mockView(): HTMLElement {
   const error = h("div", { class: "error-line", role: "alert" });
@@ -37,8 +40,9 @@ export function mockView(): HTMLElement {
   const applyRules = () => void post<{ count: number }>("/api/rules", { text: rulesText.value }).then(ok, fail);
 
   const protocol = h("select", { "aria-label": "host protocol", "data-role": "protocol" },
-    h("option", { value: "2.0" }, "2.0: initialize, then reverse requests"),
-    h("option", { value: "1.1" }, "1.1: a v1 host (no initialize, no reverse requests)"));
+    h("option", { value: "2.0" }, "2.0: initialize offering 2.0, then reverse requests"),
+    h("option", { value: "1.1" }, "1.1: initialize offering 1.1 (no reverse requests)"),
+    h("option", { value: "none" }, "none: no initialize, as Anna's local-dev runtime (reverse requests served)"));
   protocol.addEventListener("change", () => void post("/api/host", { protocol: protocol.value }).then(ok, fail));
   const refuseBox = h("div", { class: "refuse" });
 
@@ -65,6 +69,9 @@ export function mockView(): HTMLElement {
   return h("section", { class: "view mock-view", "data-view": "mock" },
     error,
     h("div", { class: "panel" }, h("h3", null, "Sampling"), radios.map((r) => r.el), h("label", { class: "row-label" }, "canned text ", canned)),
+    h("div", { class: "panel", "data-service": "web" }, h("h3", null, "Web"),
+      h("p", { class: "muted" }, "web/search answers canned results on example.com built from the query; web/fetch a short text per URL (a private, loopback or non-http URL fails with SSRF_BLOCKED, as on the platform). A missing query or urls gets the platform's -32602 invalid_arg."),
+      h("div", { class: "actions" }, h("button", { type: "button", onclick: () => (rulesText.value = `${rulesText.value.trim() ? `${rulesText.value.trim()}\n` : ""}${WEB_RULE}`) }, "Add a web/search rule"), h("span", { class: "muted" }, " to answer with results of your own"))),
     h("div", { class: "panel" }, h("h3", null, "Rules"), rulesInfo, rulesText, h("div", { class: "actions" }, h("button", { type: "button", onclick: applyRules }, "Use these rules"), h("span", { class: "muted" }, " one JSON object a line; empty removes them"))),
     h("div", { class: "panel" }, h("h3", null, "Host"), h("label", { class: "row-label" }, "protocol ", protocol), h("p", { class: "muted" }, "Refuse these capabilities (the user did not grant them; bold: the manifest asks for it):"), refuseBox),
     h("div", { class: "panel" }, storagePanel()));

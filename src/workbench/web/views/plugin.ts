@@ -1,10 +1,10 @@
 /** The Plugin view: the manifest as served (name, version, description, credentials, host capabilities), health and protocol. */
 import type { PluginState } from "../../inspect/wire.js";
-import { fill, h } from "../dom.js";
+import { fill, h, type Child } from "../dom.js";
 import { store } from "../store.js";
 import { jsonTree } from "../tree.js";
 
-const dl = (pairs: [string, unknown][]) => h("dl", null, pairs.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v === undefined || v === "" ? h("span", { class: "muted" }, "—") : String(v))]));
+const dl = (pairs: [string, unknown][]) => h("dl", null, pairs.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v === undefined || v === "" ? h("span", { class: "muted" }, "—") : (v as Child))]));
 
 export function pluginView(): HTMLElement {
   const view = h("section", { class: "view plugin-view", "data-view": "plugin" });
@@ -19,6 +19,7 @@ export function pluginView(): HTMLElement {
           ["started as", `${[p.launch.command, ...p.launch.args].join(" ")} (${p.launch.source})`],
         ]),
         p.message ? h("p", { class: "error-line" }, p.message) : null,
+        store.manifestProblems.length ? h("div", { class: "manifest-problems" }, h("p", { class: "error-line" }, "The manifest has fields the page cannot use:"), h("ul", null, store.manifestProblems.map((x) => h("li", null, x)))) : null,
         p.stderrTail ? h("details", { open: p.status === "failed" }, h("summary", null, "the plugin's last stderr"), h("pre", null, p.stderrTail)) : null),
       h("div", { class: "panel" }, h("h3", null, "Health"), p.health === undefined ? h("p", { class: "muted" }, "not asked yet") : jsonTree(p.health)),
       h("div", { class: "panel" }, h("h3", null, "Credentials"),

@@ -4,12 +4,30 @@
  * results of this page's invokes.
  */
 import { argumentProblems, type ArgumentProblem, type ToolDefinition } from "../../../protocol/index.js";
-import type { InvokeAnswer } from "../../inspect/wire.js";
+import type { InvokeAnswer, ProgressNote } from "../../inspect/wire.js";
 import { ApiFailure, post } from "../api.js";
 import { fill, h } from "../dom.js";
 import { fieldFor, type Field } from "../form.js";
-import { resultCard } from "../results.js";
+import { progressList, resultCard } from "../results.js";
 import { store } from "../store.js";
+
+/** Cards of the invokes still running, each with the progress its tool reports (executa/progress), live. */
+const runningBox = h("div", { class: "running", "aria-label": "running invokes" });
+
+function runningCard(tool: string, invokeId: string): { el: HTMLElement; stop: () => void } {
+  const notes: ProgressNote[] = [];
+  const list = h("div", { "data-part": "progress" });
+  const el = h("article", { class: "result running", "data-tool": tool, "data-invoke": invokeId, "data-status": "running" },
+    h("header", null, h("span", { class: "badge status" }, "running"), h("strong", null, tool), h("span", { class: "muted small" }, invokeId)),
+    list);
+  const unsubscribe = store.on("progress", (note) => {
+    if (note.invokeId !== invokeId) return;
+    notes.push(note);
+    fill(list, progressList(notes));
+  });
+  runningBox.prepend(el);
+  return { el, stop: () => (unsubscribe(), el.remove()) };
+}
 
 function credentialsBox(): HTMLElement {
   const box = h("section", { class: "credentials", "aria-label": "credentials" });
@@ -122,12 +140,15 @@ function toolForm(tool: ToolDefinition): HTMLElement {
     if (!args || (problems.length && !force)) return;
     invoke.disabled = true;
     invoke.textContent = "Invoking…";
+    const invokeId = `inv-page-${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+    const running = runningCard(tool.name, invokeId);
     try {
-      const answer = await post<InvokeAnswer>("/api/invoke", { tool: tool.name, arguments: args });
+      const answer = await post<InvokeAnswer>("/api/invoke", { tool: tool.name, arguments: args, invokeId });
       store.addResult({ ...answer, tool: tool.name, arguments: args, at: new Date() });
     } catch (error) {
       showError(error);
     } finally {
+      running.stop();
       invoke.textContent = "Invoke";
       check();
     }
@@ -180,5 +201,5 @@ export function toolsView(): HTMLElement {
   store.on("results", (rs) => fill(results, rs.length ? rs.map(resultCard) : h("p", { class: "muted" }, "results of your invokes show here")));
   render();
   fill(results, h("p", { class: "muted" }, "results of your invokes show here"));
-  return h("section", { class: "view tools-view", "data-view": "tools" }, list, h("div", { class: "tool-main" }, creds, errorLine, formBox, h("h3", null, "Results"), results));
+  return h("section", { class: "view tools-view", "data-view": "tools" }, list, h("div", { class: "tool-main" }, creds, errorLine, formBox, h("h3", null, "Results"), runningBox, results));
 }
