@@ -47,15 +47,17 @@ const json = (stdout: string) => {
 };
 
 /**
- * The edits docs/runtime-changes.md's version 2 asks of TypeScript tests that fake the host: a
- * Partial<HostClient>, and the new SampleResult fields in a fake result.
+ * The edits docs/runtime-changes.md asks of TypeScript tests that fake the host: a
+ * Partial<HostClient> and the new SampleResult fields in a fake result (version 2), and a
+ * `progress` in a hand-built ToolContext (version 3).
  */
 function migrateTsTests(dir: string): void {
   const path = join(dir, "test", "tools.test.ts");
   const before = readFileSync(path, "utf8");
   const after = before
     .replace(/const host: HostClient = (\{[\s\S]*?\n {2}\});/, "const host = $1 as Partial<HostClient> as HostClient;")
-    .replaceAll(/text: ("[^"]*") \}, model: ("[^"]*") \}/g, "text: $1 }, model: $2, text: $1, structuredValid: false, downgraded: false }");
+    .replaceAll(/text: ("[^"]*") \}, model: ("[^"]*") \}/g, "text: $1 }, model: $2, text: $1, structuredValid: false, downgraded: false }")
+    .replace(/\n( +)log: \(\) => \{\},/, "\n$1progress: () => {},\n$1log: () => {},");
   assert.notEqual(after, before, "the fixture's tests have the fakes the version 2 notes describe");
   writeFileSync(path, after);
 }
@@ -98,7 +100,7 @@ for (const lang of ["ts", "python", "go"] as const) {
 
       if (lang === "ts") {
         const compiled = run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"], { cwd: dir });
-        assert.notEqual(compiled.status, 0, "version 1's fake host does not type-check against version 2 (docs/runtime-changes.md)");
+        assert.notEqual(compiled.status, 0, "version 1's fake host and context do not type-check against the current version (docs/runtime-changes.md)");
         const errors = compiled.stdout.split("\n").filter((l) => / error TS/.test(l));
         assert.ok(errors.length > 0 && errors.every((l) => l.startsWith("test/tools.test.ts(")), `only the tests' fakes, never the tools:\n${compiled.stdout}`);
         migrateTsTests(dir);

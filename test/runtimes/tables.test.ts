@@ -18,6 +18,10 @@ import {
 import { goPlugin, pythonPlugin, TEMPLATES, tsPlugin } from "./helpers.js";
 
 const CAPABILITIES = Object.keys(HOST_CAPABILITIES);
+/** Every reverse-RPC method: the mock host's, and every exact method the capability table names (web/*). */
+const METHODS = [
+  ...new Set([...Object.keys(REVERSE_METHODS), ...Object.values(HOST_CAPABILITIES).flatMap((c) => (c.methods as readonly string[]).filter((m) => !/[/.]$/.test(m)))]),
+];
 const have = (program: string, arg = "--version") => spawnSync(program, [arg]).status === 0;
 
 const RUNTIMES = [
@@ -69,7 +73,7 @@ const answered = (id: number, data: unknown) => ({ expect: { jsonrpc: "2.0", id,
  * sent when the capability unlocks it (capabilities.ts), and refused locally otherwise.
  */
 function capabilityVector(capability: string | undefined, i: number): Vector {
-  const methods = Object.keys(REVERSE_METHODS);
+  const methods = METHODS;
   return {
     id: `reverse.unlocks-${i}`,
     row: "reverse",
@@ -86,7 +90,7 @@ function capabilityVector(capability: string | undefined, i: number): Vector {
         if (capability !== undefined && (capabilitiesForMethod(method) as string[]).includes(capability)) {
           return [call, sent(method), answered(id, { ok: true })];
         }
-        const error = { $match: `^${method.replace(/[./]/g, "\\$&")} failed: \\[-32\\d{3} (NOT_NEGOTIATED|NOT_GRANTED)\\] ` };
+        const error = { $match: `^${method.replace(/[./]/g, "\\$&")} failed: \\[-32\\d{3} (NOT_NEGOTIATED|NOT_GRANTED|permission_denied)\\] ` };
         return [call, { expect: { jsonrpc: "2.0", id, result: { success: false, error, duration_ms: "$integer" } } }];
       }),
     ],
@@ -212,7 +216,19 @@ for (const runtime of RUNTIMES) {
           { expect: { jsonrpc: "2.0", id: 0, result: { protocolVersion: "2.0", serverInfo: "$object", capabilities: {}, client_capabilities: clientCapabilitiesFor([capability]) } } },
         ],
       }));
-      const results = await runVectors(vectors, runtime.launch(), { concurrency: 4 });
+      const all: Vector = {
+        id: "methods.capability-all",
+        row: "methods",
+        title: "every host capability at once: merged as clientCapabilitiesFor merges them",
+        tools: [],
+        capabilities: CAPABILITIES,
+        line: 0,
+        steps: [
+          { send: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2.0" } } },
+          { expect: { jsonrpc: "2.0", id: 0, result: { protocolVersion: "2.0", serverInfo: "$object", capabilities: {}, client_capabilities: clientCapabilitiesFor(CAPABILITIES) } } },
+        ],
+      };
+      const results = await runVectors([...vectors, all], runtime.launch(), { concurrency: 4 });
       const failed = [...results.values()].filter((r) => !r.ok).map((r) => r.failure);
       assert.deepEqual(failed, []);
     });

@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from executa import HostError, ToolError, run, with_display
+from executa import HostError, ToolError, WebError, run, with_display
 
 
 def echo(**args):
@@ -184,17 +184,61 @@ SERVICE_CALLS = {
     "storage.delete": lambda h, a: h.storage.delete(a["key"], **_options(a, **_SCOPE, if_match="ifMatch")),
     "storage.list": lambda h, a: h.storage.list(**_options(a, **_SCOPE, prefix="prefix", cursor="cursor", limit="limit", kind="kind")),
     "display": lambda h, a: with_display(a.get("data"), a.get("display")),
+    "web.search": lambda h, a: h.web.search(
+        a.get("query"),
+        **_options(
+            a,
+            max_results="maxResults",
+            search_depth="searchDepth",
+            topic="topic",
+            time_range="timeRange",
+            region="region",
+            include_domains="includeDomains",
+            exclude_domains="excludeDomains",
+        ),
+    ),
+    "web.fetch": lambda h, a: h.web.fetch(
+        a.get("url"), **_options(a, urls="urls", format="format", max_chars="maxChars", fetch_timeout_ms="fetchTimeoutMs")
+    ),
 }
+
+_kept = []  # the context progress.keep kept, for progress.late to report progress on after its invoke was answered
+
+
+def _progress(ctx, a):
+    ctx.progress(a.get("data"), **_options(a, type="type"))
+    return {"sent": True}
+
+
+def _keep(ctx):
+    _kept.append(ctx)
+    return {"kept": True}
+
+
+def _late():
+    _kept[-1].progress({"late": True})
+    return {"sent": True}
+
+
+# Calls that need the tool's context, not only its host client.
+CONTEXT_CALLS = {"progress": _progress, "progress.keep": lambda ctx, a: _keep(ctx), "progress.late": lambda ctx, a: _late()}
 
 
 def service(call, args=None, *, ctx):
     """The typed host-service helpers by name (docs/runtime-contract.md, the test tools): ``{result}``,
     or ``{error: {code, code_name, message}}`` for a HostError (or the display helper's plain error)."""
+    if call in CONTEXT_CALLS:
+        try:
+            return {"result": CONTEXT_CALLS[call](ctx, args or {})}
+        except (TypeError, RuntimeError) as err:
+            return {"error": {"code": 0, "code_name": "ProgressError", "message": str(err)}}
     helper = SERVICE_CALLS.get(call)
     if helper is None:
         raise ToolError(f"service: no helper named {json.dumps(call)}")
     try:
         return {"result": helper(ctx.host, args or {})}
+    except WebError as err:
+        return {"error": {"code": err.code, "code_name": err.code_name, "error_code": err.error_code, "message": err.message}}
     except HostError as err:
         return {"error": {"code": err.code, "code_name": err.code_name, "message": err.message}}
     except (TypeError, ValueError) as err:

@@ -1,6 +1,6 @@
 /** The test-only tools, as test/runtimes/test-plugin.json declares them; the same in every language. */
 import { setTimeout as sleep } from "node:timers/promises";
-import { HostError, ToolError, withDisplay, type HostClient, type SampleResult, type ToolContext } from "../../../templates/ts/src/executa/index.js";
+import { HostError, ToolError, WebError, withDisplay, type HostClient, type SampleResult, type ToolContext } from "../../../templates/ts/src/executa/index.js";
 
 export const echo = (args: Record<string, unknown>) => args;
 
@@ -70,8 +70,11 @@ const bytesOf = (args: Args) => (typeof args.text === "string" ? Buffer.from(arg
 
 const sampled = (r: SampleResult) => ({ text: r.text, structured_valid: r.structuredValid, downgraded: r.downgraded, parsed: r.parsed ?? null });
 
+/** The context `progress.keep` kept, for `progress.late` to report progress on after its invoke was answered. */
+let kept: ToolContext | undefined;
+
 /** Each `service` call: the helper it runs and the normalised result (docs/runtime-contract.md, the test tools). */
-const SERVICE_CALLS: Record<string, (host: HostClient, args: Args) => Promise<unknown> | unknown> = {
+const SERVICE_CALLS: Record<string, (host: HostClient, args: Args, ctx: ToolContext) => Promise<unknown> | unknown> = {
   sample: async (host, args) => sampled(await host.sample(args)),
   "agent.complete": async (host, args) => sampled(await host.agent.complete(args)),
   "agent.create": async (host, args) => ({ uuid: (await host.agent.create(args)).uuid }),
@@ -97,17 +100,36 @@ const SERVICE_CALLS: Record<string, (host: HostClient, args: Args) => Promise<un
   "storage.delete": (host, args) => host.storage.delete(args.key, args),
   "storage.list": (host, args) => host.storage.list(args),
   display: (_host, args) => withDisplay(args.data, args.display),
+  "web.search": (host, args) => host.web.search(args as never),
+  "web.fetch": (host, args) => host.web.fetch(args as never),
+  progress: (_host, args, ctx) => {
+    ctx.progress(args.data, args.type);
+    return { sent: true };
+  },
+  "progress.keep": (_host, _args, ctx) => {
+    kept = ctx;
+    return { kept: true };
+  },
+  "progress.late": () => {
+    kept!.progress({ late: true });
+    return { sent: true };
+  },
 };
+
+/** The calls whose refusals (an error of the runtime's, not a HostError) are answered as `{error}` too. */
+const PROGRESS_CALLS = new Set(["progress", "progress.late"]);
 
 /** The typed host-service helpers by name: `{result}`, or `{error: {code, code_name, message}}` for a HostError (or the display helper's TypeError). */
 export async function service({ call, args = {} }: { call: string; args?: Args }, ctx: ToolContext) {
   const helper = Object.hasOwn(SERVICE_CALLS, call) ? SERVICE_CALLS[call]! : undefined;
   if (helper === undefined) throw new ToolError(`service: no helper named ${JSON.stringify(call)}`);
   try {
-    return { result: await helper(ctx.host, args) };
+    return { result: await helper(ctx.host, args, ctx) };
   } catch (error) {
+    if (error instanceof WebError) return { error: { code: error.code, code_name: error.codeName, error_code: error.errorCode, message: error.message } };
     if (error instanceof HostError) return { error: { code: error.code, code_name: error.codeName, message: error.message } };
     if (error instanceof TypeError && call === "display") return { error: { code: 0, code_name: "TypeError", message: error.message } };
+    if (error instanceof Error && PROGRESS_CALLS.has(call)) return { error: { code: 0, code_name: "ProgressError", message: error.message } };
     throw error;
   }
 }

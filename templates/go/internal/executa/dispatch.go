@@ -317,6 +317,7 @@ func (s *server) run(id rawID, inv *Invocation, handler Handler, args json.RawMe
 	ctx, cancel := context.WithDeadline(NewContext(s.base, inv), inv.Deadline)
 	defer cancel()
 	data, err := call(ctx, handler, args)
+	inv.finished.Store(true) // the invoke is answered next: progress after this is refused
 	elapsed := time.Since(start).Milliseconds()
 	s.stopper.answering()
 	var tErr *ToolError

@@ -65,6 +65,18 @@ func (e *HostError) Error() string {
 	return fmt.Sprintf("%s failed: [%d %s] %s", method, e.Code, name, e.Message)
 }
 
+// WebError is a failed web/* request. The platform names web errors by data.errorCode
+// ("invalid_arg", "not_implemented", "permission_denied", ...), not by codes of their own:
+// ErrorCode is that name (the runtime's own for a local refusal: "permission_denied",
+// "timeout", "invalid_arg"), the same as CodeName. errors.As finds its HostError too.
+type WebError struct {
+	HostError
+	ErrorCode string
+}
+
+// Unwrap gives the HostError, so that errors.As(err, &hostErr) matches a WebError too.
+func (e *WebError) Unwrap() error { return &e.HostError }
+
 // JSON-RPC error codes the runtime answers with.
 const (
 	CodeParseError     = -32700

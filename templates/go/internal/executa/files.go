@@ -5,9 +5,9 @@ import (
 )
 
 // FilesOptions are the optional fields of the files calls; each call reads the ones that
-// apply to it. The zero value is the tool scope.
+// apply to it. The zero value sends no scope (the host's default, "app", applies).
 type FilesOptions struct {
-	// Scope is "tool" (the default), "user" or "app", as for storage.
+	// Scope is "tool", "user" or "app", as for storage; "" sends none (the host's default applies).
 	Scope string `json:"scope,omitempty"`
 	// ContentType and Metadata describe the bytes of FilesUpload.
 	ContentType string         `json:"content_type,omitempty"`
@@ -53,7 +53,7 @@ type FilesListing struct {
 
 type filesParams struct {
 	Path      string `json:"path,omitempty"`
-	Scope     string `json:"scope"`
+	Scope     string `json:"scope,omitempty"`
 	SizeBytes *int   `json:"size_bytes,omitempty"`
 	Etag      string `json:"etag,omitempty"`
 	// download_url: hosts read ttl_seconds, the reference names expires_in; both are sent.

@@ -91,7 +91,8 @@ type HostFunc func(ctx context.Context, method string, params json.RawMessage) (
 
 // HostClient sends reverse requests to the host on behalf of one invoke: one method per
 // host service (docs/host-services.md), and Request for any other. Every request carries the
-// invoke's id in params.context.invoke_id and params.metadata.executa_invoke_id, and its
+// invoke's id in params.context.invoke_id (sampling, agent/complete and image requests also
+// in params.metadata.executa_invoke_id, where their hosts read it), and its
 // wait ends at the earliest of the method's default timeout, the invoke's deadline and ctx's
 // deadline. A refusal, an error answer and a timeout are a *HostError; a cancelled ctx gives
 // ctx.Err(), and params that cannot be encoded give the encoding error.
@@ -143,7 +144,11 @@ func (h *HostClient) Request(ctx context.Context, method string, params any) (js
 		return result, err
 	}
 	refuse := func(why string) error {
-		return h.fail(method, ns.refusalCode, ns.names[ns.refusalCode]+": "+method+" "+why)
+		name := ns.names[ns.refusalCode]
+		if ns.errorCodes != nil {
+			name = "NOT_GRANTED"
+		}
+		return ns.hostError(method, ns.refusalCode, name+": "+method+" "+why, ns.localData(func(c *localErrorCodes) string { return c.refusal }))
 	}
 	if h == nil || h.ch == nil {
 		return nil, refuse("needs Executa protocol 2.0, and this context has no host (the tool was called outside an invoke; see NewHostClient)")
@@ -158,7 +163,7 @@ func (h *HostClient) Request(ctx context.Context, method string, params any) (js
 	if wait <= 0 {
 		return nil, h.timedOut(method, method, wait)
 	}
-	frameParams, err := stamp(raw, h.invokeID)
+	frameParams, err := stamp(raw, h.invokeID, invokeIDMetadata[method])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
@@ -168,7 +173,7 @@ func (h *HostClient) Request(ctx context.Context, method string, params any) (js
 	h.ch.mu.Lock()
 	if h.ch.closed {
 		h.ch.mu.Unlock()
-		return nil, h.fail(method, CodeInternalError, "HOST_GONE: stdin closed before the host answered "+method)
+		return nil, ns.hostError(method, CodeInternalError, "HOST_GONE: stdin closed before the host answered "+method, nil)
 	}
 	h.ch.pending[id] = answer
 	h.ch.mu.Unlock()
@@ -184,9 +189,7 @@ func (h *HostClient) Request(ctx context.Context, method string, params any) (js
 	select {
 	case r := <-answer:
 		if r.err != nil {
-			r.err.Method = method
-			r.err.CodeName = ns.codeName(r.err.Code, r.err.Data)
-			return nil, r.err
+			return nil, ns.hostError(method, r.err.Code, r.err.Message, r.err.Data)
 		}
 		return r.result, nil
 	case <-timer.C:
@@ -231,24 +234,26 @@ func (h *HostClient) decode(method string, raw json.RawMessage, out any) error {
 	return nil
 }
 
-// fail is a HostError of the method, its code named in the method's namespace.
-func (h *HostClient) fail(method string, code int, message string) *HostError {
-	ns := ruleFor(method, nil).ns
-	return &HostError{Code: code, CodeName: ns.codeName(code, nil), Message: message, Method: method}
+// fail is an error of the method, its code named in the method's namespace (a *WebError for
+// web/*, else a *HostError).
+func (h *HostClient) fail(method string, code int, message string) error {
+	return ruleFor(method, nil).ns.hostError(method, code, message, nil)
 }
 
 // invalid is the namespace's INVALID_REQUEST error: what the host would refuse, raised before sending.
-func (h *HostClient) invalid(method, message string) *HostError {
-	return h.fail(method, ruleFor(method, nil).ns.invalidCode, "INVALID_REQUEST: "+message)
+func (h *HostClient) invalid(method, message string) error {
+	ns := ruleFor(method, nil).ns
+	return ns.hostError(method, ns.invalidCode, "INVALID_REQUEST: "+message, ns.localData(func(c *localErrorCodes) string { return c.invalid }))
 }
 
 // timedOut is the namespace's TIMEOUT error for a wait on what (the method, or another step).
-func (h *HostClient) timedOut(method, what string, wait time.Duration) *HostError {
+func (h *HostClient) timedOut(method, what string, wait time.Duration) error {
 	ms := wait.Milliseconds()
 	if ms < 0 {
 		ms = 0
 	}
-	return h.fail(method, ruleFor(method, nil).ns.timeoutCode, fmt.Sprintf("TIMEOUT: no answer to %s within %d ms", what, ms))
+	ns := ruleFor(method, nil).ns
+	return ns.hostError(method, ns.timeoutCode, fmt.Sprintf("TIMEOUT: no answer to %s within %d ms", what, ms), ns.localData(func(c *localErrorCodes) string { return c.timeout }))
 }
 
 // deadlineFor is the end of a wait of at most timeout: never past the invoke's deadline or ctx's.
@@ -287,14 +292,18 @@ func encodeParams(params any) (json.RawMessage, error) {
 	return raw, nil
 }
 
-// stamp adds the invoke id to params.context.invoke_id and params.metadata.executa_invoke_id,
-// keeping whatever else the two objects hold.
-func stamp(params json.RawMessage, invokeID string) ([]byte, error) {
+// stamp adds the invoke id to params.context.invoke_id and, when withMetadata, to
+// params.metadata.executa_invoke_id, keeping whatever else the two objects hold.
+func stamp(params json.RawMessage, invokeID string, withMetadata bool) ([]byte, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(params, &fields); err != nil {
 		return nil, err
 	}
-	for key, idKey := range map[string]string{"context": "invoke_id", "metadata": "executa_invoke_id"} {
+	stamps := map[string]string{"context": "invoke_id"}
+	if withMetadata {
+		stamps["metadata"] = "executa_invoke_id"
+	}
+	for key, idKey := range stamps {
 		var obj map[string]json.RawMessage
 		if jsonType(fields[key]) == "object" {
 			_ = json.Unmarshal(fields[key], &obj)

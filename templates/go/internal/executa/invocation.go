@@ -2,9 +2,12 @@ package executa
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"time"
 )
 
@@ -23,7 +26,53 @@ type Invocation struct {
 	// Host is a valid client whose every call is refused as on a protocol 1.1 host.
 	Host *HostClient
 
-	errOut io.Writer
+	errOut   io.Writer
+	finished atomic.Bool // set when the invoke is answered
+}
+
+// Progress reports progress while the tool runs: it sends the notification executa/progress
+// with {context: {invoke_id}, type: "progress", data}; Anna shows it on the invoke's job (and
+// `executa dev` prints it). data must encode as a JSON object, e.g.
+// inv.Progress(map[string]any{"step": 2, "of": 5}). It needs no capability. It returns an
+// error, and sends nothing, once the invoke has been answered; outside an invoke (a unit test)
+// it does nothing.
+func (inv *Invocation) Progress(data map[string]any) error {
+	return inv.ProgressAs("progress", data)
+}
+
+// ToolUpdate is Progress with type "tool_update".
+func (inv *Invocation) ToolUpdate(data map[string]any) error {
+	return inv.ProgressAs("tool_update", data)
+}
+
+// ProgressAs is Progress with the notification's type: "progress" or "tool_update".
+func (inv *Invocation) ProgressAs(kind string, data map[string]any) error {
+	if inv.finished.Load() {
+		return fmt.Errorf("progress: invoke %q of tool %s has already been answered; report progress before the tool returns", inv.InvokeID, inv.Tool)
+	}
+	if kind != "progress" && kind != "tool_update" {
+		return fmt.Errorf(`progress: type must be "progress" or "tool_update", got %q`, kind)
+	}
+	if data == nil {
+		return errors.New("progress: data must be a JSON object, like map[string]any{\"step\": 2, \"of\": 5}; got nil")
+	}
+	encoded, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("progress: data must be a JSON object: %w", err)
+	}
+	if inv.Host == nil || inv.Host.ch == nil {
+		return nil
+	}
+	params := struct {
+		Context struct {
+			InvokeID string `json:"invoke_id"`
+		} `json:"context"`
+		Type string          `json:"type"`
+		Data json.RawMessage `json:"data"`
+	}{Type: kind, Data: encoded}
+	params.Context.InvokeID = inv.InvokeID
+	inv.Host.ch.writer.notify("executa/progress", params)
+	return nil
 }
 
 // Credential returns the credential's value: context.credentials[name], else the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // defaultTimeoutSeconds is a tool's timeout when the manifest gives none.
@@ -54,23 +55,46 @@ func (p *parameter) itemType() string {
 	return "string"
 }
 
-// capabilityKeys maps manifest host_capabilities to initialize client_capabilities (the same
-// table as create-executa's protocol/capabilities.ts).
+// capabilityKeys maps manifest host_capabilities to initialize client_capabilities:
+// create-executa's protocol/capabilities.ts (the platform's allow-list).
 var capabilityKeys = map[string]struct {
 	key   string
 	value map[string]any
 }{
-	"llm.sample":     {"sampling", map[string]any{}},
-	"llm.agent.auto": {"agent", map[string]any{"submodes": []string{"auto"}}},
-	"aps.kv":         {"storage", map[string]any{"kv": true}},
-	"aps.files":      {"storage", map[string]any{"files": true}},
-	"storage.user":   {"storage", map[string]any{"kv": true}},
-	"storage.app":    {"storage", map[string]any{"kv": true}},
-	"storage.tool":   {"storage", map[string]any{"kv": true}},
-	"host.upload":    {"upload", map[string]any{}},
-	"llm.image":      {"image", map[string]any{}},
-	"llm.image.edit": {"image.edit", map[string]any{}},
-	"llm.embed":      {"embeddings", map[string]any{}},
+	"aps.files":            {"storage", map[string]any{"files": true}},
+	"aps.kv":               {"storage", map[string]any{"kv": true}},
+	"aps.scope.admin":      {"storage", map[string]any{"kv": true, "files": true}},
+	"aps.scope.app.read":   {"storage", map[string]any{"kv": true}},
+	"aps.scope.app.write":  {"storage", map[string]any{"kv": true}},
+	"aps.scope.tool.read":  {"storage", map[string]any{"kv": true}},
+	"aps.scope.tool.write": {"storage", map[string]any{"kv": true}},
+	"aps.scope.user.read":  {"storage", map[string]any{"kv": true}},
+	"aps.scope.user.write": {"storage", map[string]any{"kv": true}},
+	"host.upload":          {"upload", map[string]any{}},
+	"llm.agent.auto":       {"agent", map[string]any{"submodes": []string{"auto"}}},
+	"llm.agent.fixed":      {"agent", map[string]any{"submodes": []string{"fixed"}}},
+	"llm.embed":            {"embeddings", map[string]any{}},
+	"llm.image":            {"image", map[string]any{}},
+	"llm.image.edit":       {"image.edit", map[string]any{}},
+	"llm.sample":           {"sampling", map[string]any{}},
+	"web.fetch":            {"web", map[string]any{"fetch": true}},
+	"web.search":           {"web", map[string]any{"search": true}},
+}
+
+// mergeValue joins two lists (each item once, in order) and otherwise keeps the later value.
+func mergeValue(before, v any) any {
+	was, ok1 := before.([]string)
+	add, ok2 := v.([]string)
+	if !ok1 || !ok2 {
+		return v
+	}
+	out := append([]string(nil), was...)
+	for _, s := range add {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func parseManifest(data []byte) (*manifest, error) {
@@ -124,7 +148,7 @@ func parseManifest(data []byte) (*manifest, error) {
 				m.clientCapabilities[k.key] = merged
 			}
 			for name, v := range k.value {
-				merged[name] = v
+				merged[name] = mergeValue(merged[name], v)
 			}
 		}
 	}

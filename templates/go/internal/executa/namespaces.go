@@ -12,6 +12,37 @@ type namespace struct {
 	refusalCode int            // a local refusal: protocol 2.0 not negotiated, or the capability is missing
 	timeoutCode int
 	invalidCode int // what the host would refuse, known before sending
+	// errorCodes (web/* only): the platform names web errors by data.errorCode, not by codes of
+	// their own; these are the names of the runtime's local refusal, timeout and invalid errors.
+	errorCodes *localErrorCodes
+}
+
+type localErrorCodes struct{ refusal, timeout, invalid string }
+
+// webNamespace is web/*: errors are named by the host's data.errorCode.
+var webNamespace = &namespace{
+	names:       map[int]string{CodeInvalidParams: "invalid_arg", CodeInternalError: "internal"},
+	refusalCode: CodeInternalError, timeoutCode: CodeInternalError, invalidCode: CodeInvalidParams,
+	errorCodes: &localErrorCodes{refusal: "permission_denied", timeout: "timeout", invalid: "invalid_arg"},
+}
+
+// localData is the data of a local error of the namespace (web errors carry their name there, as
+// the platform's do); nil for the other namespaces.
+func (ns *namespace) localData(name func(*localErrorCodes) string) json.RawMessage {
+	if ns.errorCodes == nil {
+		return nil
+	}
+	data, _ := json.Marshal(map[string]string{"errorCode": name(ns.errorCodes)})
+	return data
+}
+
+// hostError is an error of the method in the namespace: a *WebError for web/*, else a *HostError.
+func (ns *namespace) hostError(method string, code int, message string, data json.RawMessage) error {
+	he := HostError{Code: code, CodeName: ns.codeName(code, data), Message: message, Data: data, Method: method}
+	if ns.errorCodes != nil {
+		return &WebError{HostError: he, ErrorCode: he.CodeName}
+	}
+	return &he
 }
 
 var samplingNamespace = &namespace{
@@ -97,20 +128,36 @@ type methodRule struct {
 var methodRules = []methodRule{
 	{"sampling/createMessage", samplingNamespace, []string{"llm.sample"}, 90 * time.Second},
 	{"agent/complete", samplingNamespace, []string{"llm.sample"}, 120 * time.Second},
-	{"agent/session.create", agentNamespace, []string{"llm.agent.auto"}, 30 * time.Second},
-	{"agent/session.run", agentNamespace, []string{"llm.agent.auto"}, 300 * time.Second},
-	{"agent/session.list", agentNamespace, []string{"llm.agent.auto"}, 15 * time.Second},
-	{"agent/session.refresh", agentNamespace, []string{"llm.agent.auto"}, 15 * time.Second},
-	{"agent/session.", agentNamespace, []string{"llm.agent.auto"}, 60 * time.Second},
-	{"storage/", storageNamespace, []string{"aps.kv", "storage.user", "storage.app", "storage.tool"}, 30 * time.Second},
-	{"files/upload_begin", storageNamespace, []string{"aps.files"}, 60 * time.Second},
-	{"files/upload_complete", storageNamespace, []string{"aps.files"}, 60 * time.Second},
-	{"files/", storageNamespace, []string{"aps.files"}, 30 * time.Second},
+	{"agent/session.create", agentNamespace, agentSessionCapabilities, 30 * time.Second},
+	{"agent/session.run", agentNamespace, agentSessionCapabilities, 300 * time.Second},
+	{"agent/session.list", agentNamespace, agentSessionCapabilities, 15 * time.Second},
+	{"agent/session.refresh", agentNamespace, agentSessionCapabilities, 15 * time.Second},
+	{"agent/session.", agentNamespace, agentSessionCapabilities, 60 * time.Second},
+	{"storage/", storageNamespace, kvCapabilities, 30 * time.Second},
+	{"files/upload_begin", storageNamespace, filesCapabilities, 60 * time.Second},
+	{"files/upload_complete", storageNamespace, filesCapabilities, 60 * time.Second},
+	{"files/", storageNamespace, filesCapabilities, 30 * time.Second},
 	{"host/uploadFile", uploadNamespace, []string{"host.upload"}, 120 * time.Second},
 	{"image/generate", imageNamespace, []string{"llm.image"}, 120 * time.Second},
 	{"image/edit", imageNamespace, []string{"llm.image.edit"}, 120 * time.Second},
 	{"embeddings/create", embeddingsNamespace, []string{"llm.embed"}, 30 * time.Second},
+	{"web/search", webNamespace, []string{"web.search"}, 30 * time.Second},
+	{"web/fetch", webNamespace, []string{"web.fetch"}, 60 * time.Second},
 }
+
+// The capabilities that unlock each method: create-executa's src/protocol/capabilities.ts.
+var (
+	agentSessionCapabilities = []string{"llm.agent.auto", "llm.agent.fixed"}
+	kvCapabilities           = []string{
+		"aps.kv", "aps.scope.admin", "aps.scope.app.read", "aps.scope.app.write", "aps.scope.tool.read",
+		"aps.scope.tool.write", "aps.scope.user.read", "aps.scope.user.write",
+	}
+	filesCapabilities = []string{"aps.files", "aps.scope.admin"}
+)
+
+// invokeIDMetadata are the methods whose host reads metadata.executa_invoke_id (the others'
+// metadata is the caller's own, or none).
+var invokeIDMetadata = map[string]bool{"sampling/createMessage": true, "agent/complete": true, "image/generate": true, "image/edit": true}
 
 // otherMethods is a method of no namespace: no capability needed, sampling's codes.
 var otherMethods = methodRule{"", samplingNamespace, nil, 90 * time.Second}
@@ -142,9 +189,10 @@ func ruleFor(method string, params json.RawMessage) methodRule {
 	return otherMethods
 }
 
-// codeName is the name of code in the namespace (for -32602 the host's data.errorCode), or UNKNOWN.
+// codeName is the name of code in the namespace (for -32602, and every web error, the host's
+// data.errorCode), or UNKNOWN.
 func (ns *namespace) codeName(code int, data json.RawMessage) string {
-	if code == CodeInvalidParams {
+	if code == CodeInvalidParams || ns.errorCodes != nil {
 		var d struct {
 			ErrorCode string `json:"errorCode"`
 		}

@@ -7,10 +7,11 @@ import (
 )
 
 // StorageOptions are the optional fields of the storage calls; each call reads the ones
-// that apply to it. The zero value is the tool scope with no conditions.
+// that apply to it. The zero value sends no scope (the host's default, "app", applies) and no
+// conditions.
 type StorageOptions struct {
-	// Scope is "tool" (private to this user and plugin; the default), "user" (the user's
-	// drive, shared by every plugin they grant) or "app" (shared by the installs of one Anna App).
+	// Scope is "tool" (private to this user and plugin), "user" (the user's drive, shared by
+	// every plugin they grant) or "app" (shared by the installs of one Anna App); "" sends none.
 	Scope string `json:"scope,omitempty"`
 	// IfMatch makes StorageSet and StorageDelete conditional on the key's current etag.
 	IfMatch string `json:"if_match,omitempty"`
@@ -53,13 +54,11 @@ type storageParams struct {
 	StorageOptions
 }
 
-// checkedScope is the scope to send ("tool" when not given); another is the namespace's
-// INVALID_REQUEST, raised before sending.
+// checkedScope is the scope to send ("" when not given: none is sent, and the host's default,
+// "app", applies); another is the namespace's INVALID_REQUEST, raised before sending.
 func (h *HostClient) checkedScope(method, scope string) (string, error) {
 	switch scope {
-	case "":
-		return "tool", nil
-	case "tool", "user", "app":
+	case "", "tool", "user", "app":
 		return scope, nil
 	}
 	return "", h.invalid(method, fmt.Sprintf(`scope must be "tool", "user" or "app", got %s`, jsonQuote(scope)))

@@ -97,6 +97,16 @@ func (w *frameWriter) error(id rawID, code int, message string, data any) {
 	w.response(id, b)
 }
 
+// notify writes a notification (no id, no answer); params are encoded as JSON.
+func (w *frameWriter) notify(method string, params any) {
+	frame, _ := json.Marshal(struct {
+		JSONRPC string `json:"jsonrpc"`
+		Method  string `json:"method"`
+		Params  any    `json:"params"`
+	}{"2.0", method, params})
+	w.write(frame)
+}
+
 // request writes a request from the plugin to the host (the 4 MiB limit is on results only).
 func (w *frameWriter) request(id, method string, params []byte) {
 	b := make([]byte, 0, len(params)+96)

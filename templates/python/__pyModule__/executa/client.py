@@ -9,6 +9,7 @@ from .models import Embeddings, Images
 from .sampling import OnUnsupported, ResponseFormat, SampleResult, SamplingMessage, request_params, sample
 from .storage import Storage
 from .uploads import Bytes, Files, UploadResult
+from .web import Web
 
 
 class HostClient:
@@ -17,7 +18,7 @@ class HostClient:
     invoke's deadline comes, whichever is first.
 
     Every failure raises :class:`HostError`: an error answer, a timeout (the namespace's TIMEOUT
-    code), and, without sending anything, a host that did not negotiate protocol 2.0, a manifest
+    code), and, without sending anything, a host whose initialize offered a protocol other than 2.0, a manifest
     without the capability the method needs, or a request the host would refuse (the namespace's
     INVALID_REQUEST code).
 
@@ -27,6 +28,7 @@ class HostClient:
         image: ``image/generate`` and ``image/edit``.
         files: ``files/*``: ``upload``, ``download_url``, ``list``, ``delete``.
         storage: ``storage/*``: ``get``, ``set``, ``delete``, ``list``.
+        web: ``web/search`` and ``web/fetch``: ``search``, ``fetch``.
     """
 
     def __init__(self, r) -> None:
@@ -36,13 +38,15 @@ class HostClient:
         self.image = Images(r)
         self.files = Files(r)
         self.storage = Storage(r)
+        self.web = Web(r)
 
     def request(self, method: str, params: dict | None = None, timeout: float | None = None):
         """Any reverse request; returns the host's ``result``.
 
         Args:
             method: e.g. ``sampling/createMessage``.
-            params: The request's params; ``context.invoke_id`` and ``metadata.executa_invoke_id`` are added.
+            params: The request's params; ``context.invoke_id`` is added (and ``metadata.executa_invoke_id``
+                to sampling, agent/complete and image requests, whose hosts read it).
             timeout: Seconds to wait (the method's default when not given), never past the invoke's deadline.
         """
         return self._r.request(method, params, timeout)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from builtins import type as builtins_type
 
 from .jsjson import number_text
 
@@ -50,6 +51,7 @@ class ToolContext:
         self._credentials = credentials or {}
         self._channel = channel
         self._host: HostClient | None = None
+        self._finished = False  # set when the invoke is answered: progress after that is a mistake
 
     @classmethod
     def from_invoke(cls, tool: dict, params: dict, channel) -> ToolContext:
@@ -80,7 +82,7 @@ class ToolContext:
     @property
     def host(self) -> HostClient:
         """The host client: ``request``, ``sample``, ``agent``, ``embeddings``, ``image``, ``upload``,
-        ``files`` and ``storage`` (see :class:`HostClient`)."""
+        ``files``, ``storage`` and ``web`` (see :class:`HostClient`)."""
         if self._host is None:
             if self._channel is None:
                 from .host import HostChannel
@@ -88,6 +90,34 @@ class ToolContext:
                 self._channel = HostChannel({}, None, self.log)  # no host: every call is refused (not negotiated)
             self._host = self._channel.client(self.invoke_id, self.deadline_ms, self.log)
         return self._host
+
+    def progress(self, data: dict, type: str = "progress") -> None:
+        """Reports progress while the tool runs: sends the notification ``executa/progress`` with
+        ``{context: {invoke_id}, type, data}``; Anna shows it on the invoke's job (and ``executa dev``
+        prints it). Needs no capability.
+
+        Args:
+            data: A JSON object, e.g. ``{"step": 2, "of": 5}``.
+            type: ``"progress"`` (the default) or ``"tool_update"``.
+
+        Raises:
+            RuntimeError: The invoke has already been answered.
+            TypeError: ``data`` is not a dict, or ``type`` is neither of the two.
+        """
+        if self._finished:
+            raise RuntimeError(
+                f"progress: invoke {self.invoke_id!r} of tool {self.tool} has already been answered; report progress before the tool returns"
+            )
+        if type not in ("progress", "tool_update"):
+            raise TypeError(f'progress: type must be "progress" or "tool_update", got {type!r}')
+        if not isinstance(data, dict):
+            raise TypeError(f"progress: data must be a JSON object (a dict), like {{'step': 2, 'of': 5}}; got {builtins_type(data).__name__}")
+        if self._channel is not None:  # outside an invoke (a unit test) there is no host to tell
+            self._channel.progress(self.invoke_id, type, data)
+
+    def finish(self) -> None:
+        """The invoke is being answered."""
+        self._finished = True
 
     def log(self, *args) -> None:
         """A line on stderr, tagged with the tool and the invoke id."""

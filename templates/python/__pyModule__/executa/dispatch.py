@@ -18,19 +18,27 @@ from .errors import (
 from .validate import check_arguments, json_type
 from .writer import NotJson, to_json_bytes
 
-# manifest host_capabilities -> initialize client_capabilities (the same table as create-executa's protocol/capabilities.ts)
+# manifest host_capabilities -> initialize client_capabilities: create-executa's protocol/capabilities.ts (the platform's allow-list)
+_KV = {"storage": {"kv": True}}
 CLIENT_CAPABILITIES = {
-    "llm.sample": {"sampling": {}},
-    "llm.agent.auto": {"agent": {"submodes": ["auto"]}},
-    "aps.kv": {"storage": {"kv": True}},
     "aps.files": {"storage": {"files": True}},
-    "storage.user": {"storage": {"kv": True}},
-    "storage.app": {"storage": {"kv": True}},
-    "storage.tool": {"storage": {"kv": True}},
+    "aps.kv": _KV,
+    "aps.scope.admin": {"storage": {"kv": True, "files": True}},
+    "aps.scope.app.read": _KV,
+    "aps.scope.app.write": _KV,
+    "aps.scope.tool.read": _KV,
+    "aps.scope.tool.write": _KV,
+    "aps.scope.user.read": _KV,
+    "aps.scope.user.write": _KV,
     "host.upload": {"upload": {}},
+    "llm.agent.auto": {"agent": {"submodes": ["auto"]}},
+    "llm.agent.fixed": {"agent": {"submodes": ["fixed"]}},
+    "llm.embed": {"embeddings": {}},
     "llm.image": {"image": {}},
     "llm.image.edit": {"image.edit": {}},
-    "llm.embed": {"embeddings": {}},
+    "llm.sample": {"sampling": {}},
+    "web.fetch": {"web": {"fetch": True}},
+    "web.search": {"web": {"search": True}},
 }
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -40,10 +48,15 @@ _NO_ID = object()
 
 
 def client_capabilities(host_capabilities) -> dict:
+    """The client capabilities of these host capabilities, merged (lists are joined, each item once)."""
     out: dict = {}
     for name in host_capabilities or ():
-        for key, value in CLIENT_CAPABILITIES.get(name, {}).items():
-            out[key] = {**out.get(key, {}), **value}
+        for key, value in CLIENT_CAPABILITIES.get(name, {}).items() if type(name) is str else ():
+            merged = dict(out.get(key, {}))
+            for k, v in value.items():
+                before = merged.get(k)
+                merged[k] = before + [x for x in v if x not in before] if isinstance(before, list) and isinstance(v, list) else v
+            out[key] = merged
     return out
 
 
@@ -240,11 +253,9 @@ class Dispatcher:
         """(outcome, value, duration_ms): outcome "ok", "tool_error", "host_error" or "raised"."""
         fn, wants_ctx, is_async = entry
         start = time.perf_counter()
+        ctx = ToolContext.from_invoke(tool, params, self._channel) if wants_ctx else None
         try:
-            if wants_ctx:
-                value = fn(**args, ctx=ToolContext.from_invoke(tool, params, self._channel))
-            else:
-                value = fn(**args)
+            value = fn(**args, ctx=ctx) if wants_ctx else fn(**args)
             if is_async or hasattr(type(value), "__await__"):
                 value = _run_coroutine(value)
             outcome = "ok"
@@ -254,6 +265,9 @@ class Dispatcher:
             outcome, value = "host_error", err
         except BaseException as err:
             outcome, value = "raised", err
+        finally:
+            if ctx is not None:
+                ctx.finish()  # the invoke is answered next: progress after this is refused
         return outcome, value, int((time.perf_counter() - start) * 1000 + 0.5)
 
     def _answer(self, id, name, outcome, value, duration_ms) -> None:

@@ -137,3 +137,17 @@ class HostError(Exception):
 
     def __repr__(self) -> str:
         return f"HostError({self.code}, {self.message!r}, method={self.method!r}, code_name={self.code_name!r})"
+
+
+class WebError(HostError):
+    """A ``web/*`` request failed. The platform names web errors by ``data.errorCode`` (``invalid_arg``,
+    ``not_implemented``, ``permission_denied``, ...), not by codes of their own.
+
+    Attributes:
+        error_code: That name (the runtime's own for a local refusal: ``permission_denied``,
+            ``timeout``, ``invalid_arg``); the same as ``code_name``.
+    """
+
+    def __init__(self, code: int, message: str, data: object = None, method: str = "host request", code_name: str = "UNKNOWN") -> None:
+        super().__init__(code, message, data, method, code_name)
+        self.error_code = code_name

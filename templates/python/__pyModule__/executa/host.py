@@ -9,7 +9,7 @@ import time
 
 from .errors import INTERNAL_ERROR, HostError
 from .ids import random_hex
-from .namespaces import code_name, rule_for
+from .namespaces import INVOKE_ID_METADATA, host_error, local_data, rule_for
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
 if TYPE_CHECKING:
@@ -68,28 +68,31 @@ class HostChannel:
         ns = rule.namespace
 
         def fail(code: int, message: str, data=None) -> HostError:
-            return HostError(code, message, data, method=method, code_name=code_name(ns, code, data))
+            return host_error(ns, method, code, message, data)
 
-        refusal = ns.names[ns.refusal_code]
+        refusal = "NOT_GRANTED" if ns.error_codes else ns.names[ns.refusal_code]
+        refused = local_data(ns, "refusal")
         if self.declined is not None:
-            raise fail(ns.refusal_code, f"{refusal}: {method} needs Executa protocol 2.0, and {self.declined}")
+            raise fail(ns.refusal_code, f"{refusal}: {method} needs Executa protocol 2.0, and {self.declined}", refused)
         if rule.capabilities and not any(c in self._capabilities for c in rule.capabilities):
             raise fail(
                 ns.refusal_code,
                 f'{refusal}: {method} needs "{rule.capabilities[0]}" in host_capabilities (executa.json), '
                 "then run `executa manifest`",
+                refused,
             )
         wait = min(rule.timeout_s if timeout is None else timeout, deadline_ms / 1000 - time.time())
 
         def timed_out() -> HostError:
-            return fail(ns.timeout_code, f"TIMEOUT: no answer to {method} within {max(0, round(wait * 1000))} ms")
+            return fail(ns.timeout_code, f"TIMEOUT: no answer to {method} within {max(0, round(wait * 1000))} ms", local_data(ns, "timeout"))
 
         if wait <= 0:
             raise timed_out()
-        metadata = params.get("metadata")
         context = params.get("context")
         params["context"] = {**(context if isinstance(context, dict) else {}), "invoke_id": invoke_id}
-        params["metadata"] = {**(metadata if isinstance(metadata, dict) else {}), "executa_invoke_id": invoke_id}
+        if method in INVOKE_ID_METADATA:
+            metadata = params.get("metadata")
+            params["metadata"] = {**(metadata if isinstance(metadata, dict) else {}), "executa_invoke_id": invoke_id}
 
         id = random_hex()
         entry = _Pending()
@@ -106,6 +109,11 @@ class HostChannel:
         if entry.error is not None:
             raise fail(*entry.error)
         return entry.result
+
+    def progress(self, invoke_id: str, type: str, data: dict) -> None:
+        """``executa/progress`` for one invoke: needs no capability, and no answer comes."""
+        if self._writer is not None:
+            self._writer.notify("executa/progress", {"context": {"invoke_id": invoke_id}, "type": type, "data": data})
 
     def close(self) -> None:
         """stdin closed: every request still waiting fails now (its answer can never come), and so does every new one."""
@@ -137,18 +145,20 @@ class InvokeRequests:
         """Sends one reverse request and waits for its result (``host.request``)."""
         return self._channel.request(self._invoke_id, self.deadline_ms, method, params, timeout)
 
-    def error(self, method: str, code: int, message: str) -> HostError:
+    def error(self, method: str, code: int, message: str, data: object = None) -> HostError:
         """A HostError in the method's namespace, its code named."""
-        return HostError(code, message, method=method, code_name=code_name(rule_for(method).namespace, code))
+        return host_error(rule_for(method).namespace, method, code, message, data)
 
     def invalid(self, method: str, message: str) -> HostError:
         """The namespace's INVALID_REQUEST, for what the host would refuse (raised before sending)."""
-        return self.error(method, rule_for(method).namespace.invalid_code, f"INVALID_REQUEST: {message}")
+        ns = rule_for(method).namespace
+        return self.error(method, ns.invalid_code, f"INVALID_REQUEST: {message}", local_data(ns, "invalid"))
 
     def timeout(self, method: str, what: str, seconds: float) -> HostError:
         """The namespace's TIMEOUT."""
+        ns = rule_for(method).namespace
         ms = max(0, round(seconds * 1000))
-        return self.error(method, rule_for(method).namespace.timeout_code, f"TIMEOUT: no answer to {what} within {ms} ms")
+        return self.error(method, ns.timeout_code, f"TIMEOUT: no answer to {what} within {ms} ms", local_data(ns, "timeout"))
 
     def seconds_left(self) -> float:
         """Seconds until the invoke's deadline (negative once it passed)."""

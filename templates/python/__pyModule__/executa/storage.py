@@ -1,4 +1,4 @@
-"""``storage/*``: the host's key-value store, in the tool, user or app scope."""
+"""``storage/*``: the host's key-value store, in the host's default scope or the tool, user or app scope."""
 
 from __future__ import annotations
 
@@ -26,17 +26,21 @@ class StorageList(TypedDict, total=False):
     next_cursor: str | None
 
 
-def scope_of(r, method: str, scope: str) -> str:
-    """The scope to send; one outside tool, user and app is refused with the namespace's INVALID_REQUEST."""
+def scope_of(r, method: str, scope: str | None) -> dict:
+    """``{"scope": scope}`` to send, or ``{}`` when not given (the host's default applies); a scope
+    outside tool, user and app is refused with the namespace's INVALID_REQUEST."""
+    if scope is None:
+        return {}
     if scope not in SCOPES:
         raise r.invalid(method, f'scope must be "tool", "user" or "app", got {json.dumps(scope)}')
-    return scope
+    return {"scope": scope}
 
 
 class Storage:
-    """``storage/*`` (``ctx.host.storage``; needs ``aps.kv``, or ``storage.tool`` / ``storage.user`` / ``storage.app``).
+    """``storage/*`` (``ctx.host.storage``; needs ``aps.kv``, or an ``aps.scope.*`` capability).
 
-    Scopes: ``"tool"`` (private to this user and plugin; the default), ``"user"`` (the user's drive,
+    No scope is sent unless given: the host's default applies (``"app"``, the plugin's own app
+    scope). Scopes: ``"tool"`` (private to this user and plugin), ``"user"`` (the user's drive,
     shared by every plugin they grant) and ``"app"`` (shared by the installs of one Anna App).
     Every call waits 30 s by default (``timeout``, in seconds).
     """
@@ -47,10 +51,10 @@ class Storage:
     def _call(self, name: str, params: dict, scope: str, timeout: float | None, **optional):
         method = f"storage/{name}"
         params.update((k, v) for k, v in optional.items() if v is not None)
-        params["scope"] = scope_of(self._r, method, scope)
+        params.update(scope_of(self._r, method, scope))
         return self._r.request(method, params, timeout)
 
-    def get(self, key: str, *, scope: StorageScope = "tool", timeout: float | None = None) -> StorageValue:
+    def get(self, key: str, *, scope: StorageScope | None = None, timeout: float | None = None) -> StorageValue:
         """``{value, etag, exists}``; a missing key is ``{value: None, exists: False}``, not an error."""
         return self._call("get", {"key": key}, scope, timeout)
 
@@ -59,7 +63,7 @@ class Storage:
         key: str,
         value,
         *,
-        scope: StorageScope = "tool",
+        scope: StorageScope | None = None,
         if_match: str | None = None,
         ttl_seconds: int | None = None,
         timeout: float | None = None,
@@ -67,14 +71,14 @@ class Storage:
         """``{etag, generation, size_bytes}``; -32023 PRECONDITION_FAILED when ``if_match`` is not the current etag."""
         return self._call("set", {"key": key, "value": value}, scope, timeout, if_match=if_match, ttl_seconds=ttl_seconds)
 
-    def delete(self, key: str, *, scope: StorageScope = "tool", if_match: str | None = None, timeout: float | None = None) -> dict:
+    def delete(self, key: str, *, scope: StorageScope | None = None, if_match: str | None = None, timeout: float | None = None) -> dict:
         """``{deleted: True}``, also for a key that did not exist."""
         return self._call("delete", {"key": key}, scope, timeout, if_match=if_match)
 
     def list(
         self,
         *,
-        scope: StorageScope = "tool",
+        scope: StorageScope | None = None,
         prefix: str | None = None,
         cursor: str | None = None,
         limit: int | None = None,

@@ -106,9 +106,10 @@ def upload(
 
 
 class Files:
-    """``files/*``: the host's object storage (``ctx.host.files``; needs ``aps.files``), in the
-    ``"tool"`` scope by default, as for storage. ``timeout`` is in seconds: upload_begin and
-    upload_complete wait 60 s by default, the others 30 s, the PUT 120 s."""
+    """``files/*``: the host's object storage (``ctx.host.files``; needs ``aps.files`` or
+    ``aps.scope.admin``). No scope is sent unless given (the host's default, ``"app"``, applies),
+    as for storage. ``timeout`` is in seconds: upload_begin and upload_complete wait 60 s by
+    default, the others 30 s, the PUT 120 s."""
 
     def __init__(self, r) -> None:
         self._r = r
@@ -118,7 +119,7 @@ class Files:
         path: str,
         data: Bytes,
         *,
-        scope: StorageScope = "tool",
+        scope: StorageScope | None = None,
         content_type: str | None = None,
         metadata: dict | None = None,
         timeout: float | None = None,
@@ -126,7 +127,7 @@ class Files:
         """``files/upload_begin``, a PUT of the bytes, ``files/upload_complete``; returns the host's confirmation."""
         data = _bytes(data)
         begin = "files/upload_begin"
-        where = {"path": path, "scope": scope_of(self._r, begin, scope)}
+        where = {"path": path, **scope_of(self._r, begin, scope)}
         content = _given({"content_type": content_type})
         offer = self._r.request(begin, {**where, "size_bytes": len(data), **content, **_given({"metadata": metadata})}, timeout)
         etag = _put(self._r, begin, STORAGE_UPSTREAM, offer, data, timeout)
@@ -134,19 +135,19 @@ class Files:
         return self._r.request("files/upload_complete", complete, timeout)
 
     def download_url(
-        self, path: str, *, scope: StorageScope = "tool", expires_in: int | None = None, timeout: float | None = None
+        self, path: str, *, scope: StorageScope | None = None, expires_in: int | None = None, timeout: float | None = None
     ) -> DownloadUrl:
         """``files/download_url``: ``{url, expires_at}``, a URL that reads the file for ``expires_in`` seconds."""
         method = "files/download_url"
         expires = _given({"expires_in": expires_in, "ttl_seconds": expires_in})
-        answer = self._r.request(method, {"path": path, "scope": scope_of(self._r, method, scope), **expires}, timeout)
+        answer = self._r.request(method, {"path": path, **scope_of(self._r, method, scope), **expires}, timeout)
         a = answer if isinstance(answer, dict) else {}
         return {"url": a["url"] if isinstance(a.get("url"), str) else a.get("get_url"), "expires_at": a.get("expires_at")}
 
     def list(
         self,
         *,
-        scope: StorageScope = "tool",
+        scope: StorageScope | None = None,
         prefix: str | None = None,
         cursor: str | None = None,
         limit: int | None = None,
@@ -154,10 +155,10 @@ class Files:
     ) -> FilesList:
         """``files/list``: ``{items: [{path, size_bytes, content_type, updated_at}], next_cursor}``."""
         method = "files/list"
-        params = {"scope": scope_of(self._r, method, scope), **_given({"prefix": prefix, "cursor": cursor, "limit": limit})}
+        params = {**scope_of(self._r, method, scope), **_given({"prefix": prefix, "cursor": cursor, "limit": limit})}
         return self._r.request(method, params, timeout)
 
-    def delete(self, path: str, *, scope: StorageScope = "tool", timeout: float | None = None) -> dict:
+    def delete(self, path: str, *, scope: StorageScope | None = None, timeout: float | None = None) -> dict:
         """``files/delete``: ``{deleted: True}``."""
         method = "files/delete"
-        return self._r.request(method, {"path": path, "scope": scope_of(self._r, method, scope)}, timeout)
+        return self._r.request(method, {"path": path, **scope_of(self._r, method, scope)}, timeout)

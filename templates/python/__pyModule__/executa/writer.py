@@ -56,6 +56,10 @@ class FrameWriter:
         """A request from the plugin to the host (the 4 MiB limit is on results only)."""
         self._write(to_json_bytes({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
 
+    def notify(self, method: str, params) -> None:
+        """A notification (no id, no answer). Raises like to_json_bytes when params are not JSON."""
+        self._write(to_json_bytes({"jsonrpc": "2.0", "method": method, "params": params}))
+
     def result(self, id, result) -> None:
         """A response with a result. Raises like to_json_bytes when the result is not JSON."""
         self._response(id, to_json_bytes({"jsonrpc": "2.0", "id": id, "result": result}))

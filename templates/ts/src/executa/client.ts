@@ -6,6 +6,7 @@ import { sample } from "./sampling.js";
 import { storageClient } from "./storage.js";
 import type { HostClient } from "./types.js";
 import { filesClient, upload } from "./uploads.js";
+import { webClient } from "./web.js";
 
 export function hostClient(r: InvokeRequests): HostClient {
   return {
@@ -17,5 +18,6 @@ export function hostClient(r: InvokeRequests): HostClient {
     upload: (bytes, options) => upload(r, bytes, options),
     files: filesClient(r),
     storage: storageClient(r),
+    web: webClient(r),
   };
 }

@@ -1,7 +1,7 @@
-/** The ToolContext a tool receives: invoke id, deadline, credentials, host client, log. */
+/** The ToolContext a tool receives: invoke id, deadline, credentials, host client, progress, log. */
 import { format } from "node:util";
 import type { HostChannel } from "./host.js";
-import type { HostClient, ToolContext, ToolDefinition } from "./types.js";
+import type { HostClient, ProgressType, ToolContext, ToolDefinition } from "./types.js";
 import { isObject } from "./validate.js";
 
 const DEFAULT_TIMEOUT_S = 60;
@@ -21,6 +21,8 @@ export class InvokeContext implements ToolContext {
   private readonly credentials: Record<string, unknown>;
   private readonly channel: HostChannel;
   private hostClient: HostClient | undefined;
+  /** Set when the invoke is answered: progress after that is a mistake. */
+  private finished = false;
 
   constructor(tool: ToolDefinition, params: Record<string, unknown>, channel: HostChannel) {
     const context = isObject(params.context) ? params.context : {};
@@ -44,6 +46,22 @@ export class InvokeContext implements ToolContext {
 
   get host(): HostClient {
     return (this.hostClient ??= this.channel.client(this.invokeId, this.deadlineMs, (message) => this.log(message)));
+  }
+
+  progress(data: Record<string, unknown>, type: ProgressType = "progress"): void {
+    if (this.finished) {
+      throw new Error(`progress: invoke ${JSON.stringify(this.invokeId)} of tool ${this.tool} has already been answered; report progress before the tool returns`);
+    }
+    if (typeof data !== "object" || data === null || Array.isArray(data)) {
+      throw new TypeError(`progress: data must be a JSON object, like {step: 2, of: 5}; got ${data === null ? "null" : Array.isArray(data) ? "an array" : typeof data}`);
+    }
+    if (type !== "progress" && type !== "tool_update") throw new TypeError(`progress: type must be "progress" or "tool_update", got ${JSON.stringify(type)}`);
+    this.channel.progress(this.invokeId, type, data);
+  }
+
+  /** The invoke was answered. */
+  finish(): void {
+    this.finished = true;
   }
 
   log(...args: unknown[]): void {

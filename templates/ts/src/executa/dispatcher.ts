@@ -10,25 +10,41 @@ import { checkArguments, isObject, jsonType } from "./validate.js";
 import { NotJson, type FrameWriter, type Id } from "./writer.js";
 
 /** `host_capabilities` -> `initialize` `client_capabilities` (the same table as create-executa's protocol/capabilities.ts). */
+/** manifest host_capabilities -> initialize client_capabilities: create-executa's protocol/capabilities.ts (the platform's allow-list). */
 const CLIENT_CAPABILITIES: Record<string, Record<string, Record<string, unknown>>> = {
-  "llm.sample": { sampling: {} },
-  "llm.agent.auto": { agent: { submodes: ["auto"] } },
-  "aps.kv": { storage: { kv: true } },
   "aps.files": { storage: { files: true } },
-  "storage.user": { storage: { kv: true } },
-  "storage.app": { storage: { kv: true } },
-  "storage.tool": { storage: { kv: true } },
+  "aps.kv": { storage: { kv: true } },
+  "aps.scope.admin": { storage: { kv: true, files: true } },
+  "aps.scope.app.read": { storage: { kv: true } },
+  "aps.scope.app.write": { storage: { kv: true } },
+  "aps.scope.tool.read": { storage: { kv: true } },
+  "aps.scope.tool.write": { storage: { kv: true } },
+  "aps.scope.user.read": { storage: { kv: true } },
+  "aps.scope.user.write": { storage: { kv: true } },
   "host.upload": { upload: {} },
+  "llm.agent.auto": { agent: { submodes: ["auto"] } },
+  "llm.agent.fixed": { agent: { submodes: ["fixed"] } },
+  "llm.embed": { embeddings: {} },
   "llm.image": { image: {} },
   "llm.image.edit": { "image.edit": {} },
-  "llm.embed": { embeddings: {} },
+  "llm.sample": { sampling: {} },
+  "web.fetch": { web: { fetch: true } },
+  "web.search": { web: { search: true } },
 };
 
+/** The client capabilities of these host capabilities, merged (lists are joined, each item once). */
 export function clientCapabilities(hostCapabilities: readonly string[]): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const name of hostCapabilities) {
     if (!Object.hasOwn(CLIENT_CAPABILITIES, name)) continue;
-    for (const [key, value] of Object.entries(CLIENT_CAPABILITIES[name]!)) out[key] = { ...out[key], ...value };
+    for (const [key, value] of Object.entries(CLIENT_CAPABILITIES[name]!)) {
+      const merged: Record<string, unknown> = { ...out[key] };
+      for (const [k, v] of Object.entries(value)) {
+        const before = merged[k];
+        merged[k] = Array.isArray(before) && Array.isArray(v) ? [...new Set([...before, ...v])] : v;
+      }
+      out[key] = merged;
+    }
   }
   return out;
 }
@@ -199,18 +215,20 @@ export class Dispatcher {
       // A synchronous tool is answered at once; a promise when it settles.
       if (isThenable(outcome)) {
         Promise.resolve(outcome).then(
-          (data) => this.answer(id, name, start, true, data),
-          (err) => this.answer(id, name, start, false, err),
+          (data) => this.answer(id, ctx, start, true, data),
+          (err) => this.answer(id, ctx, start, false, err),
         );
       } else {
-        this.answer(id, name, start, true, outcome);
+        this.answer(id, ctx, start, true, outcome);
       }
     } catch (err) {
-      this.answer(id, name, start, false, err);
+      this.answer(id, ctx, start, false, err);
     }
   }
 
-  private answer(id: Id, name: string, start: number, ok: boolean, value: unknown): void {
+  private answer(id: Id, ctx: InvokeContext, start: number, ok: boolean, value: unknown): void {
+    ctx.finish();
+    const name = ctx.tool;
     const duration_ms = Math.round(performance.now() - start);
     const internal = (why: string) => {
       this.log(`executa: tool '${name}' ${why}`);

@@ -35,6 +35,21 @@ export class HostError extends Error {
   }
 }
 
+/**
+ * A `web/*` request failed. The platform names web errors by `data.errorCode` (`invalid_arg`,
+ * `not_implemented`, `permission_denied`, ...), not by codes of their own: `errorCode` is that
+ * name (the runtime's own for a local refusal: `permission_denied`, `timeout`, `invalid_arg`).
+ */
+export class WebError extends HostError {
+  readonly errorCode: string;
+
+  constructor(code: number, message: string, options: { method?: string; data?: unknown; codeName?: string } = {}) {
+    super(code, message, options);
+    this.name = "WebError";
+    this.errorCode = this.codeName;
+  }
+}
+
 /** JSON-RPC error codes the runtime answers with. */
 export const RpcCode = {
   ParseError: -32700,

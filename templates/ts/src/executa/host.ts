@@ -4,9 +4,9 @@
  * are in client.ts.
  */
 import { hostClient } from "./client.js";
-import { HostError } from "./errors.js";
+import type { HostError } from "./errors.js";
 import { randomHex } from "./ids.js";
-import { codeName, ruleFor } from "./namespaces.js";
+import { hostError, INVOKE_ID_METADATA, localData, ruleFor } from "./namespaces.js";
 import type { HostClient, Manifest } from "./types.js";
 import { isObject } from "./validate.js";
 import type { FrameWriter } from "./writer.js";
@@ -85,10 +85,9 @@ export class HostChannel {
   ): Promise<unknown> {
     const rule = ruleFor(method, params);
     const ns = rule.namespace;
-    const fail = (code: number, message: string, data?: unknown) =>
-      new HostError(code, message, { method, data, codeName: codeName(ns, code, data) });
-    const refusal = ns.names.get(ns.refusalCode);
-    const refuse = (why: string) => Promise.reject(fail(ns.refusalCode, `${refusal}: ${method} ${why}`));
+    const fail = (code: number, message: string, data?: unknown) => hostError(ns, method, code, message, data);
+    const refusal = ns.errorCodes ? "NOT_GRANTED" : ns.names.get(ns.refusalCode);
+    const refuse = (why: string) => Promise.reject(fail(ns.refusalCode, `${refusal}: ${method} ${why}`, localData(ns, "refusal")));
     if (this.declined !== undefined) {
       return refuse(`needs Executa protocol 2.0, and ${this.declined}`);
     }
@@ -96,18 +95,16 @@ export class HostChannel {
       return refuse(`needs "${rule.capabilities[0]}" in host_capabilities (executa.json), then run \`executa manifest\``);
     }
     const wait = Math.min(timeoutMs ?? rule.timeoutMs, deadlineMs - Date.now());
-    const timedOut = () => fail(ns.timeoutCode, `TIMEOUT: no answer to ${method} within ${Math.max(0, Math.round(wait))} ms`);
+    const timedOut = () => fail(ns.timeoutCode, `TIMEOUT: no answer to ${method} within ${Math.max(0, Math.round(wait))} ms`, localData(ns, "timeout"));
     if (wait <= 0) return Promise.reject(timedOut());
     if (this.closed) return Promise.reject(fail(HOST_GONE, `HOST_GONE: stdin closed before the host answered ${method}`));
 
     const id = randomHex();
-    const metadata = isObject(params.metadata) ? params.metadata : {};
     const context = isObject(params.context) ? params.context : {};
-    const frameParams = {
-      ...params,
-      context: { ...context, invoke_id: invokeId },
-      metadata: { ...metadata, executa_invoke_id: invokeId },
-    };
+    const frameParams: Record<string, unknown> = { ...params, context: { ...context, invoke_id: invokeId } };
+    if (INVOKE_ID_METADATA.has(method)) {
+      frameParams.metadata = { ...(isObject(params.metadata) ? params.metadata : {}), executa_invoke_id: invokeId };
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -136,19 +133,25 @@ export class HostChannel {
     this.pending.clear();
   }
 
+  /** `executa/progress` for one invoke: needs no capability, and no answer comes. */
+  progress(invokeId: string, type: string, data: Record<string, unknown>): void {
+    this.writer.notify("executa/progress", { context: { invoke_id: invokeId }, type, data });
+  }
+
   /** The host client of one invoke. */
   client(invokeId: string, deadlineMs: number, log: (message: string) => void): HostClient {
-    const named = (method: string, code: number, message: string) =>
-      new HostError(code, message, { method, codeName: codeName(ruleFor(method, {}).namespace, code, undefined) });
+    const named = (method: string, code: number, message: string, data?: unknown) => hostError(ruleFor(method, {}).namespace, method, code, message, data);
     const requests: InvokeRequests = {
       request: (method, params, timeoutMs) => this.request(invokeId, deadlineMs, method, params, timeoutMs),
-      error: named,
+      error: (method, code, message) => named(method, code, message),
       invalid: (method, message) => {
-        const code = ruleFor(method, {}).namespace.invalidCode;
-        return named(method, code, `INVALID_REQUEST: ${message}`);
+        const ns = ruleFor(method, {}).namespace;
+        return named(method, ns.invalidCode, `INVALID_REQUEST: ${message}`, localData(ns, "invalid"));
       },
-      timeout: (method, what, ms) =>
-        named(method, ruleFor(method, {}).namespace.timeoutCode, `TIMEOUT: no answer to ${what} within ${Math.max(0, Math.round(ms))} ms`),
+      timeout: (method, what, ms) => {
+        const ns = ruleFor(method, {}).namespace;
+        return named(method, ns.timeoutCode, `TIMEOUT: no answer to ${what} within ${Math.max(0, Math.round(ms))} ms`, localData(ns, "timeout"));
+      },
       deadlineMs,
       log,
     };

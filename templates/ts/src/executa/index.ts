@@ -4,7 +4,7 @@
  * the host services are its docs/host-services.md.
  */
 export { run, type RunOptions } from "./run.js";
-export { HostCode, HostError, ToolError } from "./errors.js";
+export { HostCode, HostError, ToolError, WebError } from "./errors.js";
 export { withDisplay } from "./display.js";
 export type {
   Binding,
@@ -13,6 +13,7 @@ export type {
   Integer,
   Manifest,
   ParameterDefinition,
+  ProgressType,
   ToolContext,
   ToolDefinition,
   ToolFunction,
@@ -22,3 +23,4 @@ export type { AgentClient, AgentFrame, AgentRun, AgentRunOptions, AgentSession, 
 export type { EmbeddingsClient, EmbeddingsResult, ImageClient, ImageOptions, ImageResult } from "./models.js";
 export type { Bytes, FilesClient, FilesOptions, UploadOptions, UploadResult } from "./uploads.js";
 export type { StorageClient, StorageOptions, StorageScope } from "./storage.js";
+export type { WebClient, WebFetchRequest, WebFetchResult, WebPage, WebSearchHit, WebSearchRequest, WebSearchResult } from "./web.js";

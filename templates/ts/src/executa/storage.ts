@@ -1,10 +1,13 @@
-/** `storage/*`: the host's key-value store, in the tool, user or app scope. */
+/** `storage/*`: the host's key-value store, in the host's default scope or the tool, user or app scope. */
 import type { InvokeRequests } from "./host.js";
 
 export type StorageScope = "tool" | "user" | "app";
 
 export interface StorageOptions {
-  /** `"tool"` (private to this plugin and user) by default; `"user"` is the user's drive, `"app"` one Anna App's. */
+  /**
+   * Not sent when not given: the host's default applies (`"app"`, the plugin's own app scope).
+   * `"tool"` is private to this plugin and user, `"user"` the user's drive, `"app"` one Anna App's.
+   */
   scope?: StorageScope;
   /** How long to wait for the host, in ms (30 s by default, never past the invoke's deadline). */
   timeoutMs?: number;
@@ -25,17 +28,17 @@ export interface StorageClient {
 
 const SCOPES: readonly string[] = ["tool", "user", "app"];
 
-/** The scope to send (`"tool"` when not given); another value is refused with the namespace's INVALID_REQUEST. */
-export function scopeOf(r: InvokeRequests, method: string, scope: string | undefined): string {
-  if (scope === undefined) return "tool";
+/** `{scope}` to send, or `{}` when not given (the host's default applies); another value is refused with the namespace's INVALID_REQUEST. */
+export function scopeOf(r: InvokeRequests, method: string, scope: string | undefined): { scope?: string } {
+  if (scope === undefined) return {};
   if (!SCOPES.includes(scope)) throw r.invalid(method, `scope must be "tool", "user" or "app", got ${JSON.stringify(scope)}`);
-  return scope;
+  return { scope };
 }
 
 export function storageClient(r: InvokeRequests): StorageClient {
   const call = async (name: string, options: StorageOptions, params: Record<string, unknown>) => {
     const method = `storage/${name}`;
-    return r.request(method, { ...params, scope: scopeOf(r, method, options.scope) }, options.timeoutMs) as Promise<never>;
+    return r.request(method, { ...params, ...scopeOf(r, method, options.scope) }, options.timeoutMs) as Promise<never>;
   };
   return {
     get: (key, options = {}) => call("get", options, { key }),

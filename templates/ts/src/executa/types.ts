@@ -4,6 +4,7 @@ import type { EmbeddingsClient, ImageClient } from "./models.js";
 import type { SampleRequest, SampleResult } from "./sampling.js";
 import type { StorageClient } from "./storage.js";
 import type { Bytes, FilesClient, UploadOptions, UploadResult } from "./uploads.js";
+import type { WebClient } from "./web.js";
 
 /**
  * A whole number. Use it for integer parameters: `executa manifest` maps it to `"integer"`.
@@ -71,7 +72,7 @@ export interface HostClient {
   request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<unknown>;
   /** `sampling/createMessage`: ask the host's language model. Needs `llm.sample`. */
   sample(request: SampleRequest): Promise<SampleResult>;
-  /** `agent/*`: one-shot completions (`llm.sample`) and agent sessions (`llm.agent.auto`). */
+  /** `agent/*`: one-shot completions (`llm.sample`) and agent sessions (`llm.agent.auto` or `llm.agent.fixed`). */
   readonly agent: AgentClient;
   /** `embeddings/create`. Needs `llm.embed`. */
   readonly embeddings: EmbeddingsClient;
@@ -79,11 +80,16 @@ export interface HostClient {
   readonly image: ImageClient;
   /** `host/uploadFile`: a transient upload with a download URL. Needs `host.upload`. */
   upload(bytes: Bytes, options: UploadOptions): Promise<UploadResult>;
-  /** `files/*`: the host's object storage. Needs `aps.files`. */
+  /** `files/*`: the host's object storage. Needs `aps.files` (or `aps.scope.admin`). */
   readonly files: FilesClient;
-  /** `storage/*`: the host's key-value store. Needs `aps.kv` (or `storage.tool`, `storage.user`, `storage.app`). */
+  /** `storage/*`: the host's key-value store. Needs `aps.kv` (or an `aps.scope.*` capability). */
   readonly storage: StorageClient;
+  /** `web/search` (`web.search`) and `web/fetch` (`web.fetch`): the host's web search and page extraction. */
+  readonly web: WebClient;
 }
+
+/** `"progress"` (the default) or `"tool_update"`. */
+export type ProgressType = "progress" | "tool_update";
 
 /** What a tool receives as its last argument. */
 export interface ToolContext {
@@ -97,6 +103,13 @@ export interface ToolContext {
   credential(name: string): string | undefined;
   /** Reverse requests to the host (every host service), stamped with this invoke's id. */
   readonly host: HostClient;
+  /**
+   * Report progress while the tool runs: sends the notification `executa/progress` with
+   * `{context: {invoke_id}, type, data}`; Anna shows it on the invoke's job (and `executa dev`
+   * prints it). `data` is a JSON object, e.g. `ctx.progress({step: 2, of: 5})`. Needs no
+   * capability. Throws once the invoke has been answered.
+   */
+  progress(data: Record<string, unknown>, type?: ProgressType): void;
   /** Write a line to stderr (the host's log), tagged with the tool and invoke id. */
   log(...args: unknown[]): void;
 }

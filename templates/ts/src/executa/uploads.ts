@@ -34,7 +34,7 @@ export interface UploadResult {
 }
 
 export interface FilesOptions {
-  /** `"tool"` by default, as for storage. */
+  /** Not sent when not given (the host's default, `"app"`, applies), as for storage. */
   scope?: StorageScope;
   /** How long to wait for the host, in ms (upload_begin and upload_complete 60 s, others 30 s; the PUT 120 s). */
   timeoutMs?: number;
@@ -108,26 +108,26 @@ export function filesClient(r: InvokeRequests): FilesClient {
       const begin = "files/upload_begin";
       const s = scope(begin, options);
       const contentType = given({ content_type: options.contentType });
-      const offer = await r.request(begin, { path, scope: s, size_bytes: bytes.length, ...contentType, ...given({ metadata: options.metadata }) }, options.timeoutMs);
+      const offer = await r.request(begin, { path, ...s, size_bytes: bytes.length, ...contentType, ...given({ metadata: options.metadata }) }, options.timeoutMs);
       const etag = await put(r, begin, HostCode.StorageUpstream, isObject(offer) ? offer : {}, bytes, options.timeoutMs);
-      const complete = { path, scope: s, ...given({ etag }), size_bytes: bytes.length, ...contentType };
+      const complete = { path, ...s, ...given({ etag }), size_bytes: bytes.length, ...contentType };
       return (await r.request("files/upload_complete", complete, options.timeoutMs)) as Record<string, unknown>;
     },
     downloadUrl: async (path, options = {}) => {
       const method = "files/download_url";
       const expires = given({ expires_in: options.expiresIn, ttl_seconds: options.expiresIn });
-      const answer = await r.request(method, { path, scope: scope(method, options), ...expires }, options.timeoutMs);
+      const answer = await r.request(method, { path, ...scope(method, options), ...expires }, options.timeoutMs);
       const a = isObject(answer) ? answer : {};
       return { url: (typeof a.url === "string" ? a.url : a.get_url) as string, expires_at: a.expires_at as string };
     },
     list: async (options = {}) => {
       const method = "files/list";
-      const params = { scope: scope(method, options), ...given({ prefix: options.prefix, cursor: options.cursor, limit: options.limit }) };
+      const params = { ...scope(method, options), ...given({ prefix: options.prefix, cursor: options.cursor, limit: options.limit }) };
       return r.request(method, params, options.timeoutMs) as Promise<never>;
     },
     delete: async (path, options = {}) => {
       const method = "files/delete";
-      return r.request(method, { path, scope: scope(method, options) }, options.timeoutMs) as Promise<never>;
+      return r.request(method, { path, ...scope(method, options) }, options.timeoutMs) as Promise<never>;
     },
   };
 }

@@ -49,6 +49,11 @@ export class FrameWriter {
     this.write(toJson({ jsonrpc: "2.0", id, method, params }) + "\n");
   }
 
+  /** A notification (no id, no answer); throws NotJson (or the serialiser's error) when params are not JSON. */
+  notify(method: string, params: unknown): void {
+    this.write(toJson({ jsonrpc: "2.0", method, params }) + "\n");
+  }
+
   /** A response with a result; throws NotJson (or the serialiser's error) when it is not JSON. */
   result(id: Id, result: unknown): void {
     this.response(id, toJson({ jsonrpc: "2.0", id, result }));

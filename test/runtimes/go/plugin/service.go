@@ -61,9 +61,25 @@ type serviceArgs struct {
 	Value       json.RawMessage `json:"value"`
 	IfMatch     string          `json:"ifMatch"`
 
-	// display
-	Data    any `json:"data"`
-	Display any `json:"display"`
+	// display and progress
+	Data    any    `json:"data"`
+	Display any    `json:"display"`
+	Type    string `json:"type"`
+
+	// web
+	Query          string   `json:"query"`
+	MaxResults     int      `json:"maxResults"`
+	SearchDepth    string   `json:"searchDepth"`
+	Topic          string   `json:"topic"`
+	TimeRange      string   `json:"timeRange"`
+	Region         string   `json:"region"`
+	IncludeDomains []string `json:"includeDomains"`
+	ExcludeDomains []string `json:"excludeDomains"`
+	URL            string   `json:"url"`
+	URLs           []string `json:"urls"`
+	Format         string   `json:"format"`
+	MaxChars       int      `json:"maxChars"`
+	FetchTimeoutMs int      `json:"fetchTimeoutMs"`
 }
 
 // bytes is the UTF-8 of args.text, or args.size bytes of x.
@@ -123,6 +139,15 @@ func result[R any](r R, err error) (any, error) {
 }
 
 var serviceCalls = map[string]func(ctx context.Context, host *executa.HostClient, a *serviceArgs) (any, error){
+	"web.search": func(ctx context.Context, host *executa.HostClient, a *serviceArgs) (any, error) {
+		return hostResult(host.WebSearch(ctx, executa.WebSearchRequest{
+			Query: a.Query, MaxResults: a.MaxResults, SearchDepth: a.SearchDepth, Topic: a.Topic, TimeRange: a.TimeRange,
+			Region: a.Region, IncludeDomains: a.IncludeDomains, ExcludeDomains: a.ExcludeDomains,
+		}))
+	},
+	"web.fetch": func(ctx context.Context, host *executa.HostClient, a *serviceArgs) (any, error) {
+		return hostResult(host.WebFetch(ctx, executa.WebFetchRequest{URL: a.URL, URLs: a.URLs, Format: a.Format, MaxChars: a.MaxChars, FetchTimeoutMS: a.FetchTimeoutMs}))
+	},
 	"sample": func(ctx context.Context, host *executa.HostClient, a *serviceArgs) (any, error) {
 		return sampledOf(host.Sample(ctx, a.sampleRequest()))
 	},
@@ -233,9 +258,40 @@ func keepSchemaOrder(a *serviceArgs, raw json.RawMessage) {
 }
 
 type serviceError struct {
-	Code     int    `json:"code"`
-	CodeName string `json:"code_name"`
-	Message  string `json:"message"`
+	Code      int    `json:"code"`
+	CodeName  string `json:"code_name"`
+	ErrorCode string `json:"error_code,omitempty"`
+	Message   string `json:"message"`
+}
+
+// kept is the invocation progress.keep kept, for progress.late to report progress on after its
+// invoke was answered.
+var kept *executa.Invocation
+
+// progressCalls report progress on the invocation (a non-object data reaches Progress as nil,
+// the nearest a Go caller can come to it).
+var progressCalls = map[string]func(inv *executa.Invocation, a *serviceArgs) (any, error){
+	"progress": func(inv *executa.Invocation, a *serviceArgs) (any, error) {
+		data, _ := a.Data.(map[string]any)
+		kind := a.Type
+		if kind == "" {
+			kind = "progress"
+		}
+		if err := inv.ProgressAs(kind, data); err != nil {
+			return nil, err
+		}
+		return object{"sent": true}, nil
+	},
+	"progress.keep": func(inv *executa.Invocation, _ *serviceArgs) (any, error) {
+		kept = inv
+		return object{"kept": true}, nil
+	},
+	"progress.late": func(_ *executa.Invocation, _ *serviceArgs) (any, error) {
+		if err := kept.Progress(map[string]any{"late": true}); err != nil {
+			return nil, err
+		}
+		return object{"sent": true}, nil
+	},
 }
 
 // service calls the typed host-service helper named by call: {result}, or {error: {code,
@@ -251,10 +307,17 @@ func service(ctx context.Context, args struct {
 		}
 		keepSchemaOrder(&a, args.Args)
 	}
+	if call, ok := progressCalls[args.Call]; ok {
+		r, err := call(executa.FromContext(ctx), &a)
+		if err != nil {
+			return object{"error": serviceError{Code: 0, CodeName: "ProgressError", Message: err.Error()}}, nil
+		}
+		return object{"result": r}, nil
+	}
 	if args.Call == "display" {
 		data, err := executa.WithDisplay(a.Data, a.Display)
 		if err != nil {
-			return object{"error": serviceError{0, "TypeError", err.Error()}}, nil
+			return object{"error": serviceError{Code: 0, CodeName: "TypeError", Message: err.Error()}}, nil
 		}
 		return object{"result": data}, nil
 	}
@@ -268,9 +331,13 @@ func service(ctx context.Context, args struct {
 		defer cancel()
 	}
 	r, err := helper(ctx, executa.FromContext(ctx).Host, &a)
+	var webErr *executa.WebError
 	var hostErr *executa.HostError
+	if errors.As(err, &webErr) {
+		return object{"error": serviceError{webErr.Code, webErr.CodeName, webErr.ErrorCode, webErr.Message}}, nil
+	}
 	if errors.As(err, &hostErr) {
-		return object{"error": serviceError{hostErr.Code, hostErr.CodeName, hostErr.Message}}, nil
+		return object{"error": serviceError{Code: hostErr.Code, CodeName: hostErr.CodeName, Message: hostErr.Message}}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("service %s: %w", args.Call, err)

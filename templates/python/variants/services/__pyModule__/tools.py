@@ -1,7 +1,7 @@
 """The plugin's tools, one per host service of protocol 2.0: the host's model with structured
 output, key-value storage and an agent session. Each service needs its capability in
-executa.json's ``host_capabilities``; a host that did not grant it (or speaks protocol 1.x) makes
-the call raise a HostError, which answers the invoke with its message. Each function marked
+executa.json's ``host_capabilities``; a host that did not grant it makes the call raise a
+HostError, which answers the invoke with its message. Each function marked
 ``@tool`` becomes a tool in manifest.json. Run ``executa manifest`` after changing them.
 """
 
@@ -44,13 +44,13 @@ def triage(message: str, *, ctx: ToolContext) -> dict:
 
 
 @tool
-def tally(name: str, by: int = 1, scope: Literal["tool", "user", "app"] = "tool", *, ctx: ToolContext) -> dict:
+def tally(name: str, by: int = 1, scope: Literal["tool", "user", "app"] | None = None, *, ctx: ToolContext) -> dict:
     """Add to a named counter kept in the host's key-value storage, and return its new value.
 
     Args:
         name: The counter's name.
         by: How much to add (negative to subtract).
-        scope: Whose counter it is: this plugin's ("tool"), the user's across plugins ("user"), or the Anna app's ("app").
+        scope: Whose counter it is: the Anna app's ("app", the host's default when not given), this plugin's ("tool"), or the user's across plugins ("user").
     """
     key = f"tally/{name}"
     for _attempt in range(3):
@@ -74,6 +74,8 @@ def research(question: str, *, ctx: ToolContext) -> dict:
     Args:
         question: The question to answer.
     """
+    ctx.progress({"step": 1, "of": 2, "doing": "starting an agent session"})
     session = ctx.host.agent.create(label="research", system_prompt="Answer briefly, and say what you are unsure of.")
+    ctx.progress({"step": 2, "of": 2, "doing": "asking the agent"})
     run = session.run(question)
     return {"answer": run["text"], "warnings": run["warnings"]}

@@ -14,6 +14,7 @@ function fakeContext(options: { credentials?: Record<string, string>; sample?: (
     deadlineMs: Date.now() + 60_000,
     credential: (name) => options.credentials?.[name],
     host,
+    progress: () => {},
     log: () => {},
   };
 }

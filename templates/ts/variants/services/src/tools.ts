@@ -1,8 +1,8 @@
 /**
  * The plugin's tools, one per host service of protocol 2.0: the host's model with structured
  * output, key-value storage and an agent session. Each service needs its capability in
- * executa.json's `host_capabilities`; a host that did not grant it (or speaks protocol 1.x) makes
- * the call fail with a HostError, which answers the invoke with its message. Each exported function
+ * executa.json's `host_capabilities`; a host that did not grant it makes the call fail with a
+ * HostError, which answers the invoke with its message. Each exported function
  * tagged `@tool` becomes a tool in manifest.json. Run `npm run manifest` after changing them.
  */
 import { HostCode, HostError, ToolError, type AgentWarning, type Integer, type ToolContext } from "./executa/index.js";
@@ -59,13 +59,13 @@ export async function tally(
   {
     name,
     by = 1,
-    scope = "tool",
+    scope,
   }: {
     /** The counter's name. */
     name: string;
     /** How much to add (negative to subtract). */
     by?: Integer;
-    /** Whose counter it is: this plugin's ("tool"), the user's across plugins ("user"), or the Anna app's ("app"). */
+    /** Whose counter it is: the Anna app's ("app", the host's default when not given), this plugin's ("tool"), or the user's across plugins ("user"). */
     scope?: "tool" | "user" | "app";
   },
   ctx: ToolContext,
@@ -99,7 +99,9 @@ export async function research(
   },
   ctx: ToolContext,
 ): Promise<{ answer: string; warnings: AgentWarning[] }> {
+  ctx.progress({ step: 1, of: 2, doing: "starting an agent session" });
   const session = await ctx.host.agent.create({ label: "research", systemPrompt: "Answer briefly, and say what you are unsure of." });
+  ctx.progress({ step: 2, of: 2, doing: "asking the agent" });
   const run = await session.run(question);
   return { answer: run.text, warnings: run.warnings };
 }

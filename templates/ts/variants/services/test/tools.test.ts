@@ -7,14 +7,15 @@ import {
 } from "../src/executa/index.js";
 import { research, tally, triage } from "../src/tools.js";
 
-/** A context whose host has only the services given; any other fails the test. */
-function fakeContext(host: Partial<HostClient>): ToolContext {
+/** A context whose host has only the services given (any other fails the test); progress reports go to `progress`. */
+function fakeContext(host: Partial<HostClient>, progress: Record<string, unknown>[] = []): ToolContext {
   return {
     tool: "test",
     invokeId: "inv-1",
     deadlineMs: Date.now() + 60_000,
     credential: () => undefined,
     host: host as HostClient,
+    progress: (data) => void progress.push(data),
     log: () => {},
   };
 }
@@ -102,9 +103,11 @@ describe("research", () => {
       run: async (content: string) => (asked.push(content), { text: "Probably 42.", warnings } as Partial<AgentRun> as AgentRun),
     } as Partial<AgentSession> as AgentSession;
     const agent = { create: async (options?: AgentSessionOptions) => (created.push(options ?? {}), session) } as Partial<AgentClient> as AgentClient;
-    const ctx = fakeContext({ agent });
+    const reports: Record<string, unknown>[] = [];
+    const ctx = fakeContext({ agent }, reports);
     assert.deepEqual(await research({ question: "What is the answer?" }, ctx), { answer: "Probably 42.", warnings });
     assert.deepEqual(asked, ["What is the answer?"]);
     assert.equal(created[0]?.label, "research");
+    assert.deepEqual(reports.map((r) => [r.step, r.of]), [[1, 2], [2, 2]]);
   });
 });
