@@ -3,29 +3,31 @@
 Usage: python pyinstaller_packages.py <PyInstaller work folder>
 
 Reads the tables of contents PyInstaller wrote there (pure modules, extensions, binaries, data)
-and prints, as JSON, every installed distribution that owns at least one collected file:
-[{"name", "version", "license"}]. Runs with the interpreter that ran PyInstaller, so the same
+and prints, as JSON, every installed distribution that owns at least one collected file, and every
+collected native library no distribution owns (OpenSSL, zlib... from the system or the interpreter):
+{"packages": [{"name", "version", "expression", "text", "classifiers", "requires"}],
+ "libraries": [{"name", "source"}]}. Runs with the interpreter that ran PyInstaller, so the same
 sys.path (the project's virtual environment first) decides which distributions are installed.
 """
 
 import ast
 import json
 import os
+import re
 import sys
 from importlib import metadata
 
 TOC_FILES = ("PYZ-00.toc", "PKG-00.toc", "COLLECT-00.toc", "EXE-00.toc")
 
 
-def collected_files(work):
-    """Paths (as named and resolved) of every source file named in PyInstaller's tables of contents."""
-    paths = set()
+def tables_of_contents(work):
+    """Every (name, source, typecode) entry of PyInstaller's tables of contents."""
+    entries = set()
 
     def walk(value):
         if isinstance(value, (list, tuple)):
             if len(value) == 3 and all(isinstance(v, str) for v in value) and os.path.isabs(value[1]):
-                paths.add(os.path.abspath(value[1]))
-                paths.add(os.path.realpath(value[1]))
+                entries.add(tuple(value))
             for item in value:
                 walk(item)
 
@@ -34,41 +36,63 @@ def collected_files(work):
             if name in TOC_FILES:
                 with open(os.path.join(root, name), encoding="utf-8") as f:
                     walk(ast.literal_eval(f.read()))
-    return paths
+    return entries
 
 
-def license_of(meta):
-    expression = meta.get("License-Expression")
-    if expression:
-        return expression.strip()
-    text = (meta.get("License") or "").strip()
-    if text and "\n" not in text and len(text) <= 80 and text.upper() != "UNKNOWN":
-        return text
-    for classifier in meta.get_all("Classifier") or []:
-        if classifier.startswith("License ::"):
-            return classifier.split("::")[-1].strip()
-    return None
+def as_named_and_resolved(path):
+    return {os.path.abspath(path), os.path.realpath(path)}
 
 
-def owned(dist, paths):
-    for file in dist.files or []:
-        try:
-            if os.path.abspath(str(dist.locate_file(file))) in paths:
-                return True
-        except (OSError, ValueError):
+def requirement_names(dist):
+    """The names a distribution requires (extras' requirements and environment markers left out)."""
+    names = []
+    for text in dist.requires or []:
+        marker = text.partition(";")[2]
+        if "extra" in marker:
             continue
-    return False
+        match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", text)
+        if match:
+            names.append(match.group(1))
+    return names
+
+
+# The interpreter itself (libpython, pythonXY.dll) is the cpython component, not a library of its own.
+INTERPRETER = re.compile(r"^(lib)?python\d", re.IGNORECASE)
 
 
 def main():
-    paths = collected_files(sys.argv[1])
+    entries = tables_of_contents(sys.argv[1])
+    paths = set().union(*(as_named_and_resolved(source) for _name, source, _kind in entries)) if entries else set()
     found = {}
+    owned_paths = set()
     for dist in metadata.distributions():
         name = dist.metadata.get("Name")
-        if not name or name.lower() in found or not owned(dist, paths):
+        if not name or name.lower() in found:
             continue
-        found[name.lower()] = {"name": name, "version": dist.version, "license": license_of(dist.metadata)}
-    json.dump(sorted(found.values(), key=lambda d: d["name"].lower()), sys.stdout)
+        files = set()
+        for file in dist.files or []:
+            try:
+                files |= as_named_and_resolved(str(dist.locate_file(file)))
+            except (OSError, ValueError):
+                continue
+        if not files & paths:
+            continue
+        owned_paths |= files
+        found[name.lower()] = {
+            "name": name,
+            "version": dist.version,
+            "expression": dist.metadata.get("License-Expression"),
+            "text": dist.metadata.get("License"),
+            "classifiers": [c for c in dist.metadata.get_all("Classifier") or [] if c.startswith("License ::")],
+            "requires": requirement_names(dist),
+        }
+    libraries = {
+        name: {"name": name, "source": source}
+        for name, source, kind in entries
+        if kind == "BINARY" and not INTERPRETER.match(os.path.basename(name)) and not as_named_and_resolved(source) & owned_paths
+    }
+    libraries = [libraries[name] for name in sorted(libraries)]
+    json.dump({"packages": sorted(found.values(), key=lambda d: d["name"].lower()), "libraries": libraries}, sys.stdout)
 
 
 if __name__ == "__main__":

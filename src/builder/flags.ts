@@ -19,7 +19,7 @@ export const BUILD_FLAGS = {
       choices: ["onedir", "onefile"] as const,
       describe: "Python only: PyInstaller's one-folder layout (default: starts without unpacking) or one file (unpacks itself on every start)",
     },
-    "reproducible-check": { doc: "build a second time into a temporary folder and compare every output byte for byte; exit 1 listing each differing file with its byte offsets (the second build is kept to inspect)",
+    "reproducible-check": { doc: "build a second time from a copy of the project in a temporary folder, with empty build caches (GOCACHE, PyInstaller's), another TZ and another umask, and compare every output byte for byte; exit 1 listing each differing file with its byte offsets (the copy and its build are kept to inspect)",
       type: "boolean",
       default: false,
       describe: "Build a second time into a temporary folder and fail (exit 1) when any output differs, listing the files and byte offsets",

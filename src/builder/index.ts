@@ -19,6 +19,7 @@ import { artifactEntries, binaryUrls, entrypointIn, factsOf, fixModes, writeArch
 import { bunPackager, goPackager, nodePackager, prebuiltPackager, pythonPackager, type Built, type Packager, type Step } from "./packagers.js";
 import { readProject, type BuildLanguage, type BuildProject as Project } from "./project.js";
 import type { PythonLayout } from "./python.js";
+import { elsewhere } from "./elsewhere.js";
 import { compareBuilds, type Difference } from "./reproducible.js";
 import { writeSboms } from "./sbom/index.js";
 import { artifactName, buildTargets, hostKey, NODE_VERSION, parseTargets } from "./targets/index.js";
@@ -69,11 +70,13 @@ export interface TargetReport extends FileFacts {
 
 export interface ReproducibleReport {
   identical: boolean;
+  /** What the second build changed: the project's folder (a copy), the time zone, the umask, the build caches. */
+  conditions: { project_dir: string; time_zone: string; umask: string; fresh_caches: string[] };
   /** Files compared (everything the build writes but build.json, which holds the verification). */
   files: number;
   seconds: number;
   differences: Difference[];
-  /** The second build's folder, kept when it differs. */
+  /** The second build's output folder, kept (with the copy of the project) when it differs. */
   second_dir?: string;
 }
 
@@ -208,16 +211,28 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
   }
 }
 
+/** Builds again from a copy of the project in another folder, under other conditions, and compares every output. */
 async function checkReproducible(plan: Plan, first: string, written: readonly string[], step: Step): Promise<ReproducibleReport> {
   const started = performance.now();
-  const second = mkdtempSync(join(tmpdir(), "executa-reproducible-"));
-  const again: Step = (label, work, outcome) => step(`again: ${label}`, work, outcome);
-  const output = await buildInto(plan, second, false, again);
+  const root = mkdtempSync(join(tmpdir(), "executa-reproducible-"));
+  const second = join(root, "dist");
+  const again: Step = (label, work, outcome) => step(`again, elsewhere: ${label}`, work, outcome);
+  const { output, conditions } = await elsewhere(plan.project.dir, first, root, async (conditions) => {
+    const copy: Plan = { ...plan, project: readProject(conditions.projectDir), options: { ...plan.options, projectDir: conditions.projectDir } };
+    return { output: await buildInto(copy, second, false, again), conditions };
+  });
   const files = [...new Set([...written, ...output.written])].sort();
   const differences = compareBuilds(first, second, files);
   const identical = differences.length === 0;
-  if (identical) rmSync(second, { recursive: true, force: true });
-  return { identical, files: files.length, seconds: Math.round(performance.now() - started) / 1000, differences, ...(!identical && { second_dir: second }) };
+  if (identical) rmSync(root, { recursive: true, force: true });
+  return {
+    identical,
+    conditions: { project_dir: conditions.projectDir, time_zone: conditions.timeZone, umask: conditions.umask, fresh_caches: Object.keys(conditions.freshCaches) },
+    files: files.length,
+    seconds: Math.round(performance.now() - started) / 1000,
+    differences,
+    ...(!identical && { second_dir: second }),
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { which } from "../common/exec.js";
 import type { StepOutcome } from "../common/term.js";
-import { goEntryArgs, pythonEntry, type PythonEntry } from "../project/index.js";
+import { goEntryArgs, pythonEntry, readPyProject, type PythonEntry } from "../project/index.js";
 import { formatDiagnostic, type Diagnostic, type PlatformKey } from "../protocol/index.js";
 import { bundle } from "../bundle/index.js";
 import { bunCompile } from "./bun.js";
@@ -100,7 +100,7 @@ export async function goPackager(project: Project): Promise<Packager> {
   const sources = project.entry ? goEntryArgs(project.dir, project.entry) : ["."];
   return async (key, tempOut) => {
     await goBuild(project.dir, key, tempOut, sources);
-    const info = await goBuildInfo(tempOut);
+    const info = await goBuildInfo(tempOut, project.dir);
     return { runtime: "go", runtimeVersion: version, components: [goStdlib(info.goVersion || version), ...info.modules] };
   };
 }
@@ -110,6 +110,7 @@ export async function pythonPackager(project: Project, targets: PlatformKey[], h
   const tool = await pythonTool(project.dir);
   await checkDeclaredDependencies(project.dir, tool.python);
   const entry: PythonEntry = project.entry ? pythonEntry(project.dir, project.entry) : { kind: "package", name: project.pyModule! };
+  const declared = (readPyProject(join(project.dir, "pyproject.toml"))?.dependencies ?? []).map((r) => /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(r)?.[1] ?? r);
   return async (_key, tempOut) => {
     const built = await pyinstallerBuild({ tool, projectDir: project.dir, entry, name: project.name, layout, workDir: work, outDir: join(work, "out") });
     if (layout === "onefile") {
@@ -119,7 +120,7 @@ export async function pythonPackager(project: Project, targets: PlatformKey[], h
       mkdirSync(tempOut);
       renameSync(built, join(tempOut, "bin"));
     }
-    const packages = await pythonPackages(tool.python, pyinstallerWorkPath(work));
+    const packages = await pythonPackages(tool.python, pyinstallerWorkPath(work), declared);
     return { runtime: "pyinstaller", runtimeVersion: tool.pyinstallerVersion, layout, components: [cpython(tool.pythonVersion), ...packages] };
   };
 }

@@ -22,9 +22,10 @@ async function printHuman(report: BuildReport): Promise<void> {
   const r = report.reproducible;
   if (r) {
     const { describeDifference } = await import("../builder/index.js");
-    if (r.identical) out.write(`${color.green("✔", out)} reproducible: a second build gave the same ${r.files} files byte for byte (${r.seconds.toFixed(1)} s)\n`);
+    const how = `from a copy in another folder, with fresh ${r.conditions.fresh_caches.join(" and ")}, TZ=${r.conditions.time_zone} and umask ${r.conditions.umask}`;
+    if (r.identical) out.write(`${color.green("✔", out)} reproducible: a second build ${how} gave the same ${r.files} files byte for byte (${r.seconds.toFixed(1)} s)\n`);
     else {
-      out.write(`${color.red("✖", out)} not reproducible: ${r.differences.length} of ${r.files} files differ between two builds (the second is in ${r.second_dir})\n`);
+      out.write(`${color.red("✖", out)} not reproducible: ${r.differences.length} of ${r.files} files differ between two builds (the second, ${how}, is in ${r.second_dir})\n`);
       for (const d of r.differences) out.write(`    ${describeDifference(d)}\n`);
     }
   }

@@ -16,6 +16,8 @@ test("Go: every target builds, the host one (and linux-aarch64 under qemu) passe
   const report = await build({ projectDir: dir, target: "all", reproducibleCheck: true });
   assert.equal(report.targets.length, 7);
   assert.equal(report.reproducible?.identical, true, JSON.stringify(report.reproducible?.differences));
+  assert.ok(report.reproducible!.conditions.fresh_caches.includes("GOCACHE"), "the second build compiles everything again");
+  assert.ok(!report.reproducible!.conditions.project_dir.startsWith(dir));
   const byKey = new Map(report.targets.map((x) => [x.platform, x]));
   assert.equal(byKey.get("linux-x86_64")!.verify.status, "passed", JSON.stringify(byKey.get("linux-x86_64")!.verify));
   if (canRunAarch64()) assert.equal(byKey.get("linux-aarch64")!.verify.status, "passed");

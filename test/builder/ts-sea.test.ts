@@ -122,6 +122,9 @@ test("default builds are reproducible: --reproducible-check passes, and a copy i
   const checked = await build({ projectDir: dir, target: targets, outDir: join(dir, "again"), verify: false, reproducibleCheck: true });
   assert.equal(checked.reproducible?.identical, true, JSON.stringify(checked.reproducible?.differences));
   assert.ok(checked.reproducible!.files >= 2 * 3 + 2, `${checked.reproducible!.files} files compared`);
+  const { conditions } = checked.reproducible!;
+  assert.ok(!conditions.project_dir.startsWith(dir), "the second build ran from a copy in another folder");
+  assert.notEqual(conditions.time_zone, process.env.TZ);
   assert.ok(checked.ok);
   const elsewhere = await scaffoldProject("ts", "sea-plugin");
   const copy = await build({ projectDir: elsewhere, target: targets, verify: false });

@@ -34,13 +34,28 @@ function license(text: string): Models.License {
 function toComponent(c: SbomComponent): Models.Component {
   const component = new Models.Component(c.type === "platform" ? Enums.ComponentType.Platform : Enums.ComponentType.Library, c.name, {
     bomRef: c.purl,
-    version: c.version,
+    ...(c.version && { version: c.version }),
     purl: c.purl,
     ...(c.description && { description: c.description }),
   });
   if (c.license) component.licenses.add(license(c.license));
   for (const h of c.hashes ?? []) component.hashes.set(h.alg as Enums.HashAlgorithm, h.content);
+  for (const p of c.properties ?? []) component.properties.add(new Models.Property(p.name, p.value));
   return component;
+}
+
+/** One entry per purl (the same package in two targets), with the union of what each uses. */
+function merged(components: readonly SbomComponent[]): SbomComponent[] {
+  const byPurl = new Map<string, SbomComponent>();
+  for (const c of components) {
+    const seen = byPurl.get(c.purl);
+    if (!seen) byPurl.set(c.purl, { ...c, dependsOn: [...(c.dependsOn ?? [])] });
+    else {
+      seen.dependsOn = [...new Set([...seen.dependsOn!, ...(c.dependsOn ?? [])])];
+      seen.direct = seen.direct || c.direct;
+    }
+  }
+  return [...byPurl.values()];
 }
 
 /** The bill of materials of `components` in the artifacts of `subject`, as CycloneDX JSON text. */
@@ -56,13 +71,14 @@ export function cyclonedxJson(subject: BomSubject, components: readonly SbomComp
   const bom = new Models.Bom();
   bom.metadata.component = main;
   bom.metadata.tools.components.add(new Models.Component(Enums.ComponentType.Application, subject.tool.name, { version: subject.tool.version }));
-  const seen = new Set<string>();
-  for (const c of components) {
-    if (seen.has(c.purl)) continue;
-    seen.add(c.purl);
-    const component = toComponent(c);
+  const list = merged(components);
+  const made = new Map(list.map((c) => [c.purl, toComponent(c)]));
+  const used = new Set(list.flatMap((c) => c.dependsOn ?? []).filter((purl) => made.has(purl)));
+  for (const c of list) {
+    const component = made.get(c.purl)!;
     bom.components.add(component);
-    main.dependencies.add(component.bomRef);
+    for (const purl of c.dependsOn ?? []) if (made.has(purl) && purl !== c.purl) component.dependencies.add(made.get(purl)!.bomRef);
+    if (c.direct || !used.has(c.purl)) main.dependencies.add(component.bomRef);
   }
   const serializer = new Serialize.JsonSerializer(new Serialize.JSON.Normalize.Factory(SBOM_SPEC));
   const unnumbered = serializer.serialize(bom, { sortLists: true, space: 2 });

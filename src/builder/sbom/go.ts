@@ -4,10 +4,14 @@ import { ExecutaError } from "../../common/errors.js";
 import { exec, tail } from "../../common/exec.js";
 import type { SbomComponent } from "./types.js";
 
-/** `h1:<base64 SHA-256>` (the go.sum hash) as a CycloneDX SHA-256. */
-function h1Hash(sum: string | undefined): SbomComponent["hashes"] {
-  const match = /^h1:([A-Za-z0-9+/=]+)$/.exec(sum ?? "");
-  return match ? [{ alg: "SHA-256", content: Buffer.from(match[1]!, "base64").toString("hex") }] : undefined;
+/**
+ * go.sum's `h1:` hash is Go's dirhash: a SHA-256 over the list of the module's files and their
+ * SHA-256s, not a hash of any one file, so it is a property, not a CycloneDX hash.
+ */
+export const GO_MODULE_HASH = "executa:go:module-hash";
+
+function moduleHash(sum: string | undefined): SbomComponent["properties"] {
+  return sum && /^h1:[A-Za-z0-9+/=]+$/.test(sum) ? [{ name: GO_MODULE_HASH, value: sum }] : undefined;
 }
 
 function goPurl(path: string, version: string): string {
@@ -20,38 +24,75 @@ export interface GoBuildInfo {
   /** The main module's path. */
   main?: string;
   modules: SbomComponent[];
+  /** The module path and version the build selected (before a `=>` replacement) -> its component's purl. */
+  required: Map<string, { version: string; purl: string }>;
+}
+
+function goModule(path: string, version: string, sum: string | undefined): SbomComponent {
+  const properties = moduleHash(sum);
+  return { type: "library", name: path, version, purl: goPurl(path, version), ...(properties && { properties }) };
 }
 
 /** Parses `go version -m` output: the dependency modules (a `=>` replacement wins). */
 export function parseGoBuildInfo(text: string): GoBuildInfo {
   const goVersion = /^[^\n]*:\s+go(\S+)/.exec(text)?.[1] ?? "";
   let main: string | undefined;
+  let requested: { path: string; version: string } | undefined;
   const modules: SbomComponent[] = [];
+  const required: GoBuildInfo["required"] = new Map();
   for (const line of text.split("\n")) {
     const [kind, path, version, sum] = line.trim().split("\t");
     if (kind === "path" && path) main = path;
     if (kind === "dep" && path && version) {
-      const hashes = h1Hash(sum);
-      modules.push({ type: "library", name: path, version, purl: goPurl(path, version), ...(hashes && { hashes }) });
+      modules.push(goModule(path, version, sum));
+      requested = { path, version };
     }
     if (kind === "=>" && path && modules.length) {
       const replaced = modules[modules.length - 1]!;
       if (/^(\.|\/|[A-Za-z]:)/.test(path)) {
         // Replaced by a local folder: the module keeps its name and version, and has no go.sum hash.
-        modules[modules.length - 1] = { type: "library", name: replaced.name, version: replaced.version, purl: replaced.purl, description: `replaced by the local folder ${path}` };
+        modules[modules.length - 1] = { type: "library", name: replaced.name, version: replaced.version!, purl: replaced.purl, description: `replaced by the local folder ${path}` };
       } else if (version) {
-        const hashes = h1Hash(sum);
-        modules[modules.length - 1] = { type: "library", name: path, version, purl: goPurl(path, version), ...(hashes && { hashes }) };
+        modules[modules.length - 1] = goModule(path, version, sum);
       }
     }
+    if ((kind === "dep" || kind === "=>") && requested) required.set(requested.path, { version: requested.version, purl: modules[modules.length - 1]!.purl });
   }
-  return { goVersion, ...(main && { main }), modules };
+  return { goVersion, ...(main && { main }), modules, required };
 }
 
-export async function goBuildInfo(binary: string): Promise<GoBuildInfo> {
+/**
+ * The requirement edges among the binary's modules, from `go mod graph` (lines `from to`, each
+ * `path@version`, the main module without a version): a module's edges count only from the
+ * version the build selected, and the main module's edges mark the direct dependencies.
+ */
+export function applyGoModGraph(info: GoBuildInfo, graph: string): void {
+  const byPurl = new Map(info.modules.map((m) => [m.purl, m]));
+  for (const line of graph.split("\n")) {
+    const [from, to] = line.trim().split(/\s+/);
+    if (!from || !to) continue;
+    const [fromPath, fromVersion] = from.split("@");
+    const target = byPurl.get(info.required.get(to.split("@")[0]!)?.purl ?? "");
+    if (!target) continue;
+    if (fromVersion === undefined) {
+      if (fromPath === info.main) target.direct = true;
+      continue;
+    }
+    const selected = info.required.get(fromPath!);
+    const source = selected?.version === fromVersion ? byPurl.get(selected.purl) : undefined;
+    if (source && source !== target) source.dependsOn = [...new Set([...(source.dependsOn ?? []), target.purl])];
+  }
+}
+
+export async function goBuildInfo(binary: string, projectDir?: string): Promise<GoBuildInfo> {
   const result = await exec("go", ["version", "-m", binary]);
   if (result.code !== 0) throw new ExecutaError(`go version -m could not read the build info of ${binary}: ${tail(result.stderr, 2)}`);
-  return parseGoBuildInfo(result.stdout);
+  const info = parseGoBuildInfo(result.stdout);
+  if (projectDir) {
+    const graph = await exec("go", ["mod", "graph"], { cwd: projectDir, timeoutMs: 120_000 });
+    if (graph.code === 0) applyGoModGraph(info, graph.stdout);
+  }
+  return info;
 }
 
 /** The Go toolchain's standard library and runtime, compiled into every Go binary. */

@@ -1,15 +1,22 @@
 /** One piece of an artifact's bill of materials, before it becomes CycloneDX. */
 export interface SbomComponent {
-  /** `library` for a bundled package or module, `platform` for the runtime the artifact carries. */
+  /** `library` for a bundled package, module or native library, `platform` for the runtime the artifact carries. */
   type: "library" | "platform";
   name: string;
-  version: string;
+  /** Absent only for a native library whose version nothing on this machine knows. */
+  version?: string;
   /** Package URL; also the component's bom-ref. */
   purl: string;
   /** SPDX id or expression, or a license name as the package states it. */
   license?: string;
-  /** Lower-case hex digests. */
+  /** Lower-case hex digests of the component's own files. */
   hashes?: Array<{ alg: "SHA-256" | "SHA-384" | "SHA-512" | "SHA-1"; content: string }>;
+  /** Facts that are not CycloneDX fields (`executa:go:module-hash`, `executa:file`), in order. */
+  properties?: Array<{ name: string; value: string }>;
+  /** Purls of the other components of the same artifact this one uses. */
+  dependsOn?: string[];
+  /** The plugin's own code uses it (declared by the project); the plugin also depends on every component nothing else uses. */
+  direct?: boolean;
   description?: string;
 }
 
