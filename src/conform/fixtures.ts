@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ExecutaError } from "../common/errors.js";
-import { matches, readFixture, type Exchange, type Response, type Session } from "../host/index.js";
+import { matches, readFixture, type Exchange, type RecordedReverse, type Response, type ReverseExchange, type Session } from "../host/index.js";
 import { PROTOCOL_V2 } from "../protocol/index.js";
 import { frames, show } from "./context.js";
 import { fail, pass, type Check } from "./types.js";
@@ -45,6 +45,36 @@ export interface Replayed {
   /** `{result}` or `{error}`; undefined for a notification (nothing to answer). */
   answer?: Record<string, unknown>;
   matched: boolean;
+  /** Where the plugin's reverse requests differ from the recorded ones, when they do. */
+  reverseDiffers?: string;
+}
+
+/** A reverse request's params without what names the invoke (its context, the legacy metadata.executa_invoke_id), which differs every run. */
+function withoutContext(params: Record<string, unknown> | undefined): Record<string, unknown> {
+  const { context: _ignored, ...rest } = params ?? {};
+  const metadata = rest.metadata;
+  if (metadata && typeof metadata === "object" && !Array.isArray(metadata) && "executa_invoke_id" in metadata) {
+    const { executa_invoke_id: _id, ...kept } = metadata as Record<string, unknown>;
+    if (Object.keys(kept).length) rest.metadata = kept;
+    else delete rest.metadata;
+  }
+  return rest;
+}
+
+/** Whether the replayed invoke made the recorded reverse requests, in order, with params that match (the invoke's context aside). */
+function reverseDifference(recorded: RecordedReverse[] | undefined, made: ReverseExchange[] | undefined): string | undefined {
+  if (!recorded) return undefined;
+  const got = made ?? [];
+  for (let i = 0; i < Math.max(recorded.length, got.length); i++) {
+    const want = recorded[i];
+    const r = got[i];
+    if (!want) return `a reverse request the recording does not have: ${r!.method} ${show(withoutContext(r!.params), 200)}`;
+    if (!r) return `line ${want.line}: the recorded reverse request ${want.method} was not made`;
+    if (r.method !== want.method || !matches(withoutContext(want.params), withoutContext(r.params))) {
+      return `line ${want.line}: expected the reverse request ${want.method} ${show(withoutContext(want.params), 200)}\n    got ${r.method} ${show(withoutContext(r.params), 200)}`;
+    }
+  }
+  return undefined;
 }
 
 /** Sends one recorded exchange on the session and compares the answer with the recording. */
@@ -55,7 +85,8 @@ export async function replayExchange(session: Session, x: Exchange, credentials?
   }
   const r = await send(session, x, credentials);
   const answer = "error" in r.frame ? { error: r.frame.error } : { result: r.frame.result };
-  return { answer, matched: answerMatches(x, answer) };
+  const reverseDiffers = reverseDifference(x.reverse, r.reverse);
+  return { answer, matched: answerMatches(x, answer) && !reverseDiffers, ...(reverseDiffers && { reverseDiffers }) };
 }
 
 /** `credentials` (from `executa test --credential`) go into every replayed invoke, over what the recording holds. */
@@ -71,7 +102,8 @@ export function fixtureChecks(path: string, credentials?: Record<string, string>
       async run(ctx) {
         const session = ctx.session();
         for (const x of exchanges) {
-          const { answer, matched } = await replayExchange(session, x, credentials);
+          const { answer, matched, reverseDiffers } = await replayExchange(session, x, credentials);
+          if (reverseDiffers) return fail(`${basename(file)} line ${x.line} (${x.method}): ${reverseDiffers}${frames(session, 4)}`);
           if (!matched) {
             return fail(`${basename(file)} line ${x.line} (${x.method}): expected ${show(x.expect, 400)}\n    got ${show(answer, 400)}${frames(session, 4)}`);
           }

@@ -25,6 +25,8 @@ export const Rule = {
     'SPEC File transport: "write the full JSON-RPC response to a temporary file and send a pointer instead"; "The Agent reads the file, decodes the response inside it, then deletes the file."',
   fileTransportSafety:
     "Issue 8 §1, the host's rule for an untrusted plugin: a pointer is honoured only for an id the host is waiting for, and only for a regular file directly inside the temp folder the plugin was started with, owned by the user, named executa-*, at most 64 MiB; any other pointer is a protocol failure and its file is left alone.",
+  declaredTool:
+    'SPEC invoke: "Invoke a tool. Note the param shape uses `tool`, not `name`." A tool the manifest declares is called as params.tool with its name; answering it "unknown tool" (or -32601) means no host can call it.',
   // Anna's own host (anna-app-runtime-local, the production agent): what the platform does, whatever the prose says
   noInitialize:
     "Anna's local-dev runtime (anna-app-runtime-local executa.py) never sends initialize: it spawns the plugin, sends invoke with params.context.invoke_id and answers reverse requests. A plugin refuses host services only when an initialize offered another protocol version (docs/runtime-contract.md; the official SDKs behave so).",

@@ -18,7 +18,7 @@ import { isOverResultLimit, resultTooLarge } from "./result-limit.js";
 import { filesIn, inheritedTempFolder, privateTempFolder, removeTempFolder } from "./temp-folder.js";
 import {
   PluginExited, RpcTimeout, TIMED_OUT, within,
-  type Direction, type ExitInfo, type FrameRecord, type Noise, type Response, type SessionOptions, type Stray,
+  type Direction, type ExitInfo, type FrameRecord, type Noise, type Response, type ReverseExchange, type SessionOptions, type Stray,
 } from "./session-types.js";
 
 /** An invoke answered in a way the platform cannot carry: over its 4 MiB result limit, or by file transport. */
@@ -97,6 +97,7 @@ export class PluginChannel {
   private readonly transportLog = new BoundedList<FileTransportRead>(1000);
   private readonly progressLog = new BoundedList<ProgressEvent>(1000);
   private readonly progressByInvoke = new Map<string, ProgressEvent[]>();
+  private readonly reverseByInvoke = new Map<string, ReverseExchange[]>();
   private readonly finishedInvokes = new Map<string, string>();
   private readonly invokeNotes = new BoundedList<InvokeAnswerNote>(1000);
   private stderrTail = "";
@@ -369,12 +370,25 @@ export class PluginChannel {
     this.options.onProgress?.(event);
   }
 
-  /** The progress an invoke reported while it ran, handed over once with its answer. */
-  private progressOf(p: Pending): { progress?: ProgressEvent[] } {
+  /** A reverse request answered while its invoke (named, or the only one running) still runs. */
+  private noteReverse(f: Record<string, unknown>, answer: Record<string, unknown>): void {
+    const params = f.params && typeof f.params === "object" && !Array.isArray(f.params) ? (f.params as Record<string, unknown>) : undefined;
+    const named = (params?.context as { invoke_id?: unknown } | undefined)?.invoke_id;
+    const invokeId = typeof named === "string" ? named : this.activeInvokes.size === 1 ? [...this.activeInvokes.keys()][0]! : undefined;
+    if (invokeId === undefined || !this.activeInvokes.has(invokeId)) return;
+    const list = this.reverseByInvoke.get(invokeId) ?? [];
+    if (list.length < PROGRESS_PER_INVOKE) list.push({ method: String(f.method), ...(params && { params }), answer });
+    this.reverseByInvoke.set(invokeId, list);
+  }
+
+  /** The progress an invoke reported and the reverse requests it made while it ran, handed over once with its answer. */
+  private progressOf(p: Pending): { progress?: ProgressEvent[]; reverse?: ReverseExchange[] } {
     if (p.invokeId === undefined) return {};
     const list = this.progressByInvoke.get(p.invokeId);
     this.progressByInvoke.delete(p.invokeId);
-    return { progress: list ?? [] };
+    const reverse = this.reverseByInvoke.get(p.invokeId);
+    this.reverseByInvoke.delete(p.invokeId);
+    return { progress: list ?? [], reverse: reverse ?? [] };
   }
 
   /** File transport only answers a request the host is waiting for; any other pointer is refused, its file left alone. */
@@ -405,6 +419,7 @@ export class PluginChannel {
       activeInvokes: this.activeInvokes,
     }).then((answer) => {
       this.options.onReverse?.(String(f.method), f.params, answer);
+      this.noteReverse(f, answer as Record<string, unknown>);
       this.send({ jsonrpc: "2.0", id: f.id as Json, ...(answer as Record<string, Json>) });
     });
   }

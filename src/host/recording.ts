@@ -7,7 +7,9 @@
  *   own methods, `args` being the params, as `executa dev --record` writes them) and
  *   `ns: "tools", method: "invoke"` (an app's `tools.invoke({tool_id, method, args})`). Other
  *   namespaces and kinds of the harness (`window`, `auth.refresh`, ...) are app-level: counted
- *   and named in the report, not replayed.
+ *   and named in the report, not replayed. `executa dev --record` also writes, between an invoke's
+ *   req and res, a `reverse` line for each reverse request the plugin made for it (`for` names the
+ *   req); a replay must make the same ones, in order.
  * - our own lines `{"request": {"method", "params"?}, "expect": <pattern> | "none"}`; patterns
  *   match partially (host/match.ts), `"$any"` matches anything.
  *
@@ -17,6 +19,7 @@ import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 import type { ProgressEvent } from "./progress.js";
+import type { ReverseExchange } from "./session-types.js";
 
 /** One request to replay and what its answer must match. */
 export interface Exchange {
@@ -27,6 +30,15 @@ export interface Exchange {
   expect?: unknown;
   /** An app's tools.invoke: the result may be compared with the envelope or with its `data`. */
   app?: boolean;
+  /** The reverse requests the plugin made while the recorded invoke ran (`executa dev --record`), in order. */
+  reverse?: RecordedReverse[];
+}
+
+/** A recorded reverse request: a replay must make the same ones, in order, with params that match (context aside). */
+export interface RecordedReverse {
+  line: number;
+  method: string;
+  params?: Record<string, unknown>;
 }
 
 export interface Fixture {
@@ -101,6 +113,13 @@ export function readFixture(path: string): Fixture {
       exchanges.push(exchange);
       return;
     }
+    if (kind === "reverse") {
+      const exchange = requests.get(JSON.stringify(value.for));
+      if (!exchange || typeof value.method !== "string") throw lineError(path, n, 'a "reverse" event needs method and "for": the id of an earlier "req"');
+      if (value.params !== undefined && !isObject(value.params)) throw lineError(path, n, "a reverse event's params must be an object");
+      (exchange.reverse ??= []).push({ line: n, method: value.method, ...(isObject(value.params) && { params: value.params }) });
+      return;
+    }
     if (kind === "res") {
       if (typeof value.ok !== "boolean") throw lineError(path, n, 'a "res" event needs ok: true or false');
       const exchange = requests.get(id);
@@ -112,7 +131,7 @@ export function readFixture(path: string): Fixture {
       exchange.expect = value.ok ? { result: value.result } : { error: value.error };
       return;
     }
-    throw lineError(path, n, `unknown kind ${JSON.stringify(kind)} (the harness kinds are meta, req, res, auth.refresh and progress)`);
+    throw lineError(path, n, `unknown kind ${JSON.stringify(kind)} (the harness kinds are meta, req, res, auth.refresh, progress and reverse)`);
   });
   return { exchanges, notReplayed: [...notReplayed].map(([what, count]) => (count > 1 ? `${what} ×${count}` : what)) };
 }
@@ -145,10 +164,16 @@ export class HarnessRecorder {
     this.write({ kind: "progress", invoke_id: event.invokeId ?? null, type: event.type ?? "progress", data: event.data ?? null, ...(event.problem && { problem: event.problem }) }, at);
   }
 
-  /** One exchange: the request the plugin got and the answer it gave (`{result}` or `{error}`), sent and answered at these performance.now() times. */
-  exchange(method: string, params: Record<string, unknown> | undefined, answer: Obj, sentAt: number, answeredAt = performance.now()): void {
+  /**
+   * One exchange: the request the plugin got and the answer it gave (`{result}` or `{error}`), sent and answered at these
+   * performance.now() times; between them, each reverse request the plugin made for it: `{t, kind: "reverse", for, method, params, ok, result | error}`.
+   */
+  exchange(method: string, params: Record<string, unknown> | undefined, answer: Obj, sentAt: number, answeredAt = performance.now(), reverse: readonly ReverseExchange[] = []): void {
     const id = this.nextId++;
     this.write({ kind: "req", id, ns: "executa", method, ...(params && { args: params }) }, sentAt);
+    for (const r of reverse) {
+      this.write({ kind: "reverse", for: id, method: r.method, ...(r.params && { params: r.params }), ...("error" in r.answer ? { ok: false, error: r.answer.error } : { ok: true, result: r.answer.result }) }, answeredAt);
+    }
     this.write({ kind: "res", id, ...("error" in answer ? { ok: false, error: answer.error } : { ok: true, result: answer.result }) }, answeredAt);
   }
 }

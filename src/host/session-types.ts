@@ -21,6 +21,13 @@ export interface ExitInfo {
   t: number;
 }
 
+/** One reverse request of an invoke and the host's answer (`{result}` or `{error}`). */
+export interface ReverseExchange {
+  method: string;
+  params?: Record<string, unknown>;
+  answer: Record<string, unknown>;
+}
+
 export interface Response {
   frame: Record<string, unknown>;
   /** Milliseconds from the request to its answer. */
@@ -29,6 +36,8 @@ export interface Response {
   file?: FileTransportRead;
   /** An invoke's: the `executa/progress` notifications it sent while it ran, oldest first. */
   progress?: ProgressEvent[];
+  /** An invoke's: the reverse requests it made while it ran and the host's answers, oldest first. */
+  reverse?: ReverseExchange[];
   /** An invoke's response frame was over the platform's 4 MiB result limit: `frame.result` is what the platform gives instead. */
   tooLarge?: ResultTooLarge;
 }

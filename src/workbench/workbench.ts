@@ -4,7 +4,7 @@
  * optional frame trace, fixture recording, and hooks for a page that shows all of it.
  */
 import {
-  HarnessRecorder, MockHost, prepareLaunch, progressLine, Session, type FrameRecord, type LaunchSpec, type MockHostOptions, type PreparedLaunch, type ProgressEvent, type Response,
+  HarnessRecorder, MockHost, REPLAY_CLOCK, prepareLaunch, progressLine, Session, type FrameRecord, type LaunchSpec, type MockHostOptions, type PreparedLaunch, type ProgressEvent, type Response,
 } from "../host/index.js";
 import { PROTOCOL_V1, PROTOCOL_V2, Timeouts, type Manifest, type ToolDefinition } from "../protocol/index.js";
 
@@ -87,7 +87,8 @@ export class Workbench {
   private readonly recorder: HarnessRecorder | undefined;
 
   constructor(private readonly launch: LaunchSpec, private readonly options: WorkbenchOptions = {}) {
-    this.mockHost = new MockHost(options.mockHost);
+    // A recording is replayed later: the mock host's clock stands still, so its answers are the same then.
+    this.mockHost = new MockHost(options.record ? { clock: REPLAY_CLOCK, ...options.mockHost } : options.mockHost);
     if (options.record) this.recorder = new HarnessRecorder(options.record, { plugin: [launch.command, ...launch.args].join(" ") });
     this.log = options.log ?? ((line) => process.stderr.write(line + "\n"));
     this.hostProtocol = options.hostProtocol ?? PROTOCOL_V2;
@@ -207,7 +208,7 @@ export class Workbench {
     const answer = "error" in r.frame ? { error: r.frame.error } : { result: r.frame.result };
     const answeredAt = performance.now();
     const sentAt = answeredAt - r.ms;
-    this.recorder?.exchange(method, params, answer, sentAt, answeredAt);
+    this.recorder?.exchange(method, params, answer, sentAt, answeredAt, r.reverse);
     this.options.onExchange?.({
       session: this.sessions, method, ...(params && { params }), answer, sentAt, answeredAt, hostProtocol: this.hostProtocol, ...extra,
       ...(r.file?.bytes !== undefined && { fileBytes: r.file.bytes }),

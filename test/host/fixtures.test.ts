@@ -1,11 +1,12 @@
 /** --fixtures: the harness recording format and our own lines, replayed; unknown lines are errors with their line numbers. */
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runChecks } from "../../src/conform/index.js";
 import { readFixture } from "../../src/host/index.js";
+import { Workbench } from "../../src/workbench/index.js";
 import { pluginLaunch } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "executa-fixtures-"));
@@ -61,5 +62,25 @@ describe("fixtures", () => {
     const bad = await runChecks(pluginLaunch("node/reference.mjs"), { only: ["fixtures"], fixtures: write("changed.jsonl", changed) });
     assert.equal(bad.results[0]!.status, "fail");
     assert.match(bad.results[0]!.message!, /changed\.jsonl line 4 \(invoke\): expected/);
+  });
+
+  it("a recording holds the reverse requests of each invoke, and a replay must make the same ones", async () => {
+    const file = join(dir, "recorded.jsonl");
+    const workbench = new Workbench(pluginLaunch("node/reference.mjs"), { record: file, echo: false });
+    try {
+      await workbench.start();
+      await workbench.invoke("ask", { question: "why?" });
+    } finally {
+      await workbench.close();
+    }
+    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const reverse = lines.filter((l) => l.kind === "reverse");
+    assert.deepEqual(reverse.map((l) => [l.method, l.ok, l.for]), [["sampling/createMessage", true, lines.find((l) => l.kind === "req" && l.method === "invoke")!.id]]);
+    const good = await runChecks(pluginLaunch("node/reference.mjs"), { only: ["fixtures"], fixtures: file });
+    assert.deepEqual(good.results.map((r) => [r.id, r.status]), [["fixtures/recorded", "pass"]], JSON.stringify(good.results));
+    const other = lines.map((l) => (l.kind === "reverse" ? { ...l, params: { ...(l.params as object), maxTokens: 1 } } : l));
+    const bad = await runChecks(pluginLaunch("node/reference.mjs"), { only: ["fixtures"], fixtures: write("other-reverse.jsonl", other) });
+    assert.equal(bad.results[0]!.status, "fail");
+    assert.match(bad.results[0]!.message!, /other-reverse\.jsonl line \d+ \(invoke\): line \d+: expected the reverse request sampling\/createMessage/);
   });
 });

@@ -73,10 +73,18 @@ export const invalidArgumentsCheck: Check = {
   },
 };
 
+/** An error frame that says the tool does not exist: -32601, or a message naming an unknown tool (the official multi-file example answers -32603 "unknown tool: "). */
+function answersUnknownTool(error: unknown): boolean {
+  if (!error || typeof error !== "object") return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === RpcError.MethodNotFound || (typeof message === "string" && /\bunknown tool\b/i.test(message));
+}
+
 /** What is wrong with an invoke answer's envelope; `notes` collects what is allowed but odd. */
 function judgeEnvelope(f: Findings, r: Response, notes: string[], label: string): void {
   const frame = r.frame;
   if ("error" in frame) {
+    if (answersUnknownTool(frame.error)) return f.fail(`${label}: a declared tool was answered as unknown: ${show(frame.error)}; no host can call it (read the tool from params.tool)`, Rule.declaredTool);
     if (errorCode(frame) === RpcError.InvalidParams) f.warn(`${label}: rejected arguments the manifest allows (-32602): ${show(frame.error)}`, Rule.errorFrameTip);
     else f.warn(`${label}: answered an error frame instead of an InvokeResult: ${show(frame.error)} (an expected failure is {"success": false, "error": "..."})`, Rule.errorFrameTip);
     return;
@@ -101,7 +109,7 @@ function judgeEnvelope(f: Findings, r: Response, notes: string[], label: string)
 
 export const envelopeCheck: Check = {
   id: "invoke.envelope",
-  description: "every tool, invoked with valid generated arguments, loads every module it imports and returns the {success, data} InvokeResult envelope",
+  description: "every tool, invoked with valid generated arguments, loads every module it imports and returns the {success, data} InvokeResult envelope (never \"unknown tool\")",
   rule: Rule.invokeResult,
   needs: ["alive", "tools"],
   async run(ctx: CheckContext) {

@@ -27,6 +27,8 @@ import type { Answer, ErrorBody, MockHostOptions, ReverseContext, ReverseObserve
 import { UploadService } from "./upload.js";
 import { handleWeb } from "./web.js";
 
+/** The clock of a mock host whose answers are recorded or replayed (`executa dev --record`, `executa test --fixtures`): 2026-01-01T00:00:00Z, standing still. */
+export const REPLAY_CLOCK = () => Date.UTC(2026, 0, 1);
 export const DEFAULT_CANNED_TEXT = "This is a canned reply from the executa mock host.";
 /** The most bytes of files/* kept in a storage folder. */
 const DISK_QUOTA_BYTES = 1024 ** 3;

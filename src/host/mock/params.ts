@@ -99,10 +99,16 @@ export class Params {
   }
 }
 
-/** A copy of params for the log: strings over 2 KiB are cut, so an 8 MiB inline upload stays small. */
+const MAX_LOGGED_DEPTH = 16;
+
+/**
+ * A copy of params for the log: strings over 2 KiB are cut, so an 8 MiB inline upload stays small,
+ * and what is nested deeper than 16 is named, not kept, so a log entry is never too deep to export.
+ */
 export function compact(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return value.length > 2048 ? `${value.slice(0, 2048)}… (${value.length} characters)` : value;
-  if (depth > 16 || value === null || typeof value !== "object") return value;
+  if (value === null || typeof value !== "object") return value;
+  if (depth > MAX_LOGGED_DEPTH) return `… (${Array.isArray(value) ? "an array" : "an object"} nested deeper than ${MAX_LOGGED_DEPTH}, not logged)`;
   if (Array.isArray(value)) return value.slice(0, 200).map((v) => compact(v, depth + 1));
   return Object.fromEntries(Object.entries(value).slice(0, 200).map(([k, v]) => [k, compact(v, depth + 1)]));
 }

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { HOST_CAPABILITIES, PROTOCOL_V2, RpcError, argumentProblems } from "../../protocol/index.js";
 import { DEFAULT_CANNED_TEXT, type DetectedLaunch, type MockHostOptions, type ProgressEvent, type Response, type SamplingMode, type Session } from "../../host/index.js";
 import { NO_INITIALIZE, Workbench, type HostProtocol, type WorkbenchExchange } from "../workbench.js";
+import { boundDepth, MAX_SHOWN_DEPTH } from "./bounded-depth.js";
 import { Credentials } from "./credentials.js";
 import { HttpError } from "./http.js";
 import { ManualQueue } from "./manual.js";
@@ -128,7 +129,7 @@ export class Inspector {
       ...this.plugin,
       ...change,
       session: change.session ?? this.plugin.session,
-      ...(wb.manifest && { manifest: this.credentials.redactValue(wb.manifest) }),
+      ...(wb.manifest && { manifest: this.credentials.redactValue(boundDepth(wb.manifest, MAX_SHOWN_DEPTH)) }),
       protocolVersion: wb.hostProtocol === NO_INITIALIZE ? "2.0 (assumed: the host sends no initialize, as Anna's local-dev runtime)" : wb.session?.protocolVersion,
     };
     this.stream.send("plugin", this.plugin);

@@ -10,6 +10,7 @@ import type { ConformanceReport } from "../../conform/index.js";
 import { HarnessRecorder, readFixture } from "../../host/index.js";
 import { PROTOCOL_V2 } from "../../protocol/index.js";
 import type { WorkbenchExchange } from "../workbench.js";
+import { boundDepth, MAX_SHOWN_DEPTH } from "./bounded-depth.js";
 import { HttpError } from "./http.js";
 import type { Inspector } from "./inspector.js";
 import type { ConformanceReportView, ExportCandidate, ReplayResult } from "./wire.js";
@@ -67,14 +68,14 @@ export function exportFixture(inspector: Inspector, include: number[] | undefine
 export function exportTrace(inspector: Inspector): Record<string, unknown> {
   const { launch } = inspector.options;
   const state = inspector.state();
-  return {
+  return boundDepth({
     exported_by: "executa inspect",
     plugin: { command: launch.command, args: launch.args, source: launch.source, manifest: state.plugin.manifest, protocolVersion: state.plugin.protocolVersion },
     host: state.host,
     frames: state.trace,
     frames_dropped: state.traceDropped,
     reverse_requests: inspector.credentials.redactValue(inspector.workbench.mockHost.log),
-  };
+  }, MAX_SHOWN_DEPTH);
 }
 
 /** Replays a fixture (either format `executa test --fixtures` reads) on the running plugin, exchange by exchange. */
