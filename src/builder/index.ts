@@ -3,11 +3,11 @@
  * files, SHA256SUMS, CycloneDX SBOM, build.json (and binary_urls in executa.json with a base URL)
  * -> verification; with `reproducibleCheck`, a second build compared byte for byte.
  */
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { typeCheck } from "../bundle/index.js";
 import { ExecutaError } from "../common/errors.js";
+import { keep, makeTempDir, removeNow, removeOnExit } from "../common/cleanup.js";
 import type { FlagValues } from "../common/options.js";
 import { PACKAGE_JSON } from "../common/package-info.js";
 import type { StepOutcome } from "../common/term.js";
@@ -149,7 +149,7 @@ function filesUnder(root: string, path: string): string[] {
 /** Builds every target of the plan into `out`. */
 async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): Promise<Output> {
   const { project, host } = plan;
-  const work = mkdtempSync(join(tmpdir(), "executa-build-"));
+  const work = makeTempDir("executa-build-");
   try {
     const packager = await makePackager(plan, work, step);
     mkdirSync(out, { recursive: true });
@@ -159,7 +159,7 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
     const written: string[] = [];
     for (const key of plan.targets) {
       const path = join(out, artifactName(project.name, key));
-      const temp = tempPathFor(path);
+      const temp = removeOnExit(tempPathFor(path));
       let built: Built;
       try {
         built = await step(`build ${key}`, async () => {
@@ -169,7 +169,7 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
           return result;
         });
       } finally {
-        rmSync(temp, { recursive: true, force: true });
+        removeNow(temp);
       }
       const folder = built.layout === "onedir";
       const executable = folder ? join(path, entrypointIn(project.name, key)) : path;
@@ -207,14 +207,14 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
     fixModes(out, written);
     return { targets, archives, sbom, written, summed };
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    removeNow(work);
   }
 }
 
 /** Builds again from a copy of the project in another folder, under other conditions, and compares every output. */
 async function checkReproducible(plan: Plan, first: string, written: readonly string[], step: Step): Promise<ReproducibleReport> {
   const started = performance.now();
-  const root = mkdtempSync(join(tmpdir(), "executa-reproducible-"));
+  const root = makeTempDir("executa-reproducible-");
   const second = join(root, "dist");
   const again: Step = (label, work, outcome) => step(`again, elsewhere: ${label}`, work, outcome);
   const { output, conditions } = await elsewhere(plan.project.dir, first, root, async (conditions) => {
@@ -224,7 +224,8 @@ async function checkReproducible(plan: Plan, first: string, written: readonly st
   const files = [...new Set([...written, ...output.written])].sort();
   const differences = compareBuilds(first, second, files);
   const identical = differences.length === 0;
-  if (identical) rmSync(root, { recursive: true, force: true });
+  if (identical) removeNow(root);
+  else keep(root);
   return {
     identical,
     conditions: { project_dir: conditions.projectDir, time_zone: conditions.timeZone, umask: conditions.umask, fresh_caches: Object.keys(conditions.freshCaches) },

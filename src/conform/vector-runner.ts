@@ -5,9 +5,10 @@
  * checks that stdout carried frames only and that no file-transport file was left behind.
  * Vectors that leave no state behind may share one plugin process (`runVectors`).
  */
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { makeTempDir, removeNow } from "../common/cleanup.js";
 import { isFileTransportPointer, MockHost, Session, TIMED_OUT, within, type ActiveInvoke, type Answer, type LaunchSpec, type ReverseContext } from "../host/index.js";
 import { expandSendValue, mismatch, serialiseFrame, unorderedMismatch, type MatchContext } from "./vector-match.js";
 import type { HostRule, RawPart, Step, Vector } from "./vectors.js";
@@ -89,7 +90,7 @@ function listFiles(dir: string | undefined): string[] {
 /** One plugin process that plays vectors, one after the other. */
 class VectorPlugin {
   readonly session: Session;
-  private readonly scratch = mkdtempSync(join(tmpdir(), "executa-vector-"));
+  private readonly scratch = makeTempDir("executa-vector-");
   private readonly tmpToCheck: string | undefined;
   private readonly host: ScriptedHost;
   private readonly active = new Map<string, ActiveInvoke>();
@@ -297,7 +298,7 @@ class VectorPlugin {
     this.session.child.stdout.resume();
     await this.session.dispose(500);
     await this.host.close(); // its local server for presigned PUT and GET URLs
-    rmSync(this.scratch, { recursive: true, force: true });
+    removeNow(this.scratch);
   }
 }
 

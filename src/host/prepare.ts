@@ -4,10 +4,10 @@
  * without a tsconfig.json, bundled as an ES module with esbuild), with source maps on; `go run .`
  * is built once into a temp binary.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bundle, compileProject } from "../bundle/index.js";
+import { makeTempDir, removeNow } from "../common/cleanup.js";
 import { exec } from "../common/exec.js";
 import { ExecutaError } from "../common/errors.js";
 import type { LaunchSpec } from "./launch.js";
@@ -51,9 +51,9 @@ export async function prepareLaunch(launch: LaunchSpec): Promise<PreparedLaunch>
   const isGoRun = launch.command === "go" && launch.args[0] === "run";
   if (!launch.tsEntry && !isGoRun) return { launch, cleanup: () => undefined };
   let dir: string | undefined;
-  const tempDir = () => (dir ??= mkdtempSync(join(tmpdir(), "executa-launch-")));
+  const tempDir = () => (dir ??= makeTempDir("executa-launch-"));
   const cleanup = () => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (dir) removeNow(dir);
   };
   try {
     const prepared = launch.tsEntry ? await compileTs({ ...launch, tsEntry: launch.tsEntry }, launch.cwd ?? process.cwd(), tempDir) : { launch: await buildGo(launch, tempDir()) };

@@ -1,13 +1,13 @@
 /**
  * A plugin runs in its own process group (POSIX), so that it and everything it started can be
  * stopped together: SIGTERM to the group, then SIGKILL. Groups still alive when this process
- * exits, or is stopped by a signal, are killed on the way out.
+ * exits, or is stopped by a signal, are killed on the way out (before temp folders are removed).
  */
 import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from "node:child_process";
+import { onExit } from "../common/cleanup.js";
 
 const POSIX = process.platform !== "win32";
 const live = new Map<number, ChildProcessWithoutNullStreams>();
-const EXIT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 let hooked = false;
 
 function killAll(): void {
@@ -15,20 +15,10 @@ function killAll(): void {
   live.clear();
 }
 
-function onSignal(signal: NodeJS.Signals): void {
-  // Someone else handles the signal (executa inspect stops its plugin gracefully); the exit hook still kills what is left.
-  if (process.listenerCount(signal) > 1) return;
-  killAll();
-  for (const s of EXIT_SIGNALS) process.removeListener(s, onSignal);
-  // Die of the signal as if nobody had listened, unless someone else handles it.
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-}
-
 function hook(): void {
   if (hooked) return;
   hooked = true;
-  process.on("exit", killAll);
-  if (POSIX) for (const s of EXIT_SIGNALS) process.on(s, onSignal);
+  onExit(killAll);
 }
 
 /** Spawns the plugin as the leader of a new process group (POSIX), with piped stdio. */

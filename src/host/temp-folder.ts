@@ -1,12 +1,12 @@
 /** The temp folder a plugin runs with: its own (TMPDIR, TEMP, TMP), made per session and removed with it. */
-import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { makeTempDir, removeNow } from "../common/cleanup.js";
 import type { TransportFolder } from "./file-transport.js";
 
 /** Makes a private temp folder and points the plugin's environment at it; returns where file transport may be. */
 export function privateTempFolder(env: NodeJS.ProcessEnv): TransportFolder {
-  const path = mkdtempSync(join(tmpdir(), "executa-session-"));
+  const path = makeTempDir("executa-session-");
   env.TMPDIR = env.TEMP = env.TMP = path;
   const { dev, ino } = lstatSync(path);
   return { path, identity: { dev, ino } };
@@ -28,5 +28,5 @@ export function filesIn(dir: string): string[] {
 
 /** Removes a private temp folder (only once the plugin's process group is gone: nothing can swap names under it then). */
 export function removeTempFolder(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+  removeNow(dir);
 }

@@ -11,7 +11,7 @@ import { packageManagerContext } from "./package-manager.js";
 import { readVariant, renderProject, type RenderedFile } from "./render.js";
 import type { ProjectSpec } from "./spec.js";
 import { fromSourceCheckout, TOOLCHAIN_SPEC } from "./executa-command.js";
-import { gitInit, installDependencies, type StepResult } from "./steps.js";
+import { buildExtraCommand, gitInit, installDependencies, type StepResult } from "./steps.js";
 import { RECORD_FILE, recordOf, recordText } from "./upgrade/record.js";
 import { checkTarget, writeProject } from "./write.js";
 
@@ -72,7 +72,9 @@ export function toolchainCommand(spec: ProjectSpec, local: string | undefined, p
 
 function nextSteps(dir: string, spec: ProjectSpec, executa: string, pm: PackageManager, installed: boolean): string[] {
   const test = { ts: runScript(pm, "test"), python: installed ? ".venv/bin/python -m pytest" : "python3 -m pytest", go: "go test ./..." }[spec.lang];
-  return [`cd ${dir}`, test, `${executa} dev`, `${executa} test`, `${executa} build`];
+  // A Python build needs PyInstaller, which only the project's `build` extra installs.
+  const build = spec.lang === "python" ? [buildExtraCommand(), `${executa} build`] : [`${executa} build`];
+  return [`cd ${dir}`, test, `${executa} dev`, `${executa} test`, ...build];
 }
 
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {

@@ -73,6 +73,13 @@ function installPlan(lang: Language, options: InstallOptions): InstallPlan {
   return { commands: [[python, "-m", "venv", ".venv"], [venvPython, "-m", "pip", "install", "-q", "-e", ".", "pytest"]], manual };
 }
 
+/** The command that adds the `build` extra (PyInstaller, for `executa build`) to a Python project's environment, the way it was installed. */
+export function buildExtraCommand(): string {
+  if (which("uv")) return "uv sync --extra build";
+  const venvPython = process.platform === "win32" ? ".venv\\Scripts\\python" : ".venv/bin/python";
+  return `${venvPython} -m pip install -e '.[build]'`;
+}
+
 export async function installDependencies(dir: string, lang: Language, options: InstallOptions = {}): Promise<StepResult> {
   const step = "install";
   const plan = installPlan(lang, options);

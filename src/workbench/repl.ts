@@ -1,7 +1,7 @@
 /**
  * The dev REPL over a Workbench: describe, tools, invoke <tool> key=value ... | --args '{json}',
- * health, trace on|off, restart, help, quit. Works on a TTY (prompt, history, tab completion)
- * and on piped input alike.
+ * health, trace on|off, restart, help, quit. Works on a TTY (prompt, history, tab completion;
+ * Ctrl-C clears a half-typed line, and quits on an empty one) and on piped input alike.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -155,6 +155,12 @@ export async function runRepl(workbench: Workbench, options: ReplOptions): Promi
         else prompt();
         return more;
       });
+    });
+    rl.on("SIGINT", () => {
+      if (!rl.line) return rl.close();
+      // Ctrl-C on a half-typed line clears it (end of line, then delete to its start), as shells do.
+      rl.write(null, { ctrl: true, name: "e" });
+      rl.write(null, { ctrl: true, name: "u" });
     });
     rl.on("close", () => {
       if (closed) return;

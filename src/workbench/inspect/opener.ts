@@ -3,9 +3,9 @@
  * /proc/<pid>/cmdline) but a file only this user can read, in a folder only this user can enter,
  * that forwards the browser to the link. The file goes once its code is spent or expired.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { makeTempDir, removeNow } from "../../common/cleanup.js";
 import { pathToFileURL } from "node:url";
 
 export interface OpenerFile {
@@ -17,7 +17,7 @@ export interface OpenerFile {
 const escapeAttribute = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 export function writeOpenerFile(link: string): OpenerFile {
-  const dir = mkdtempSync(join(tmpdir(), "executa-inspect-open-"));
+  const dir = makeTempDir("executa-inspect-open-");
   const file = join(dir, "open.html");
   const href = escapeAttribute(link);
   writeFileSync(file, `<!doctype html>
@@ -27,5 +27,5 @@ export function writeOpenerFile(link: string): OpenerFile {
 <title>executa inspect</title>
 <p><a href="${href}" rel="noreferrer">Open executa inspect</a></p>
 `, { mode: 0o600, flag: "wx" });
-  return { url: pathToFileURL(file).href, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { url: pathToFileURL(file).href, remove: () => removeNow(dir) };
 }

@@ -3,9 +3,9 @@
  * --fixtures` replays (each offered with whether a replay can answer the same), the trace as
  * JSON, a fixture imported and replayed on the running plugin, and the conformance checks.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { makeTempDir, removeNow } from "../../common/cleanup.js";
 import type { ConformanceReport } from "../../conform/index.js";
 import { HarnessRecorder, readFixture } from "../../host/index.js";
 import { PROTOCOL_V2 } from "../../protocol/index.js";
@@ -81,14 +81,14 @@ export function exportTrace(inspector: Inspector): Record<string, unknown> {
 /** Replays a fixture (either format `executa test --fixtures` reads) on the running plugin, exchange by exchange. */
 export async function importFixture(inspector: Inspector, name: string, text: string): Promise<{ results: ReplayResult[]; notReplayed: string[] }> {
   if (text.length > MAX_IMPORT_CHARS) throw new HttpError(413, `the fixture is over ${MAX_IMPORT_CHARS / 1024 / 1024} MiB`);
-  const dir = mkdtempSync(join(tmpdir(), "executa-inspect-import-"));
+  const dir = makeTempDir("executa-inspect-import-");
   let fixture;
   try {
     const file = join(dir, name.replace(/[^\w.-]/g, "_").slice(0, 80) || "fixture.jsonl");
     writeFileSync(file, text);
     fixture = readFixture(file);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeNow(dir);
   }
   const { replayExchange } = await loadConform();
   const session = await inspector.liveSession();
