@@ -7,6 +7,7 @@ import { test } from "node:test";
 import { build, NODE_VERSION } from "../../src/builder/index.js";
 import { which } from "../../src/common/exec.js";
 import { readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 interface Bom {
   specVersion: string;
@@ -65,8 +66,7 @@ test("TypeScript: only the npm packages really bundled, with versions, licenses 
   assert.ok(readFileSync(join(report.dist, "SHA256SUMS"), "utf8").includes("  sbom.cdx.json\n"));
 });
 
-test("Go: modules from the binary's build info (a local replacement included) and the Go standard library; one SBOM when targets agree", { timeout: 10 * 60_000 }, async (t) => {
-  if (!which("go")) return t.skip("go is not installed");
+test("Go: modules from the binary's build info (a local replacement included) and the Go standard library; one SBOM when targets agree", { ...requires("go"), timeout: 10 * 60_000 }, async () => {
   const dir = await scaffoldProject("go", "sbom-go");
   mkdirSync(join(dir, "greet"));
   writeFileSync(join(dir, "greet", "go.mod"), "module example.com/greet\n\ngo 1.21\n");

@@ -9,15 +9,16 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { commentLine } from "../../src/scaffold/escape.js";
-import { REPO_ROOT, have, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
+import { REPO_ROOT, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
+import { requires, type ToolName } from "../support/requires.js";
 
 const hostile: string[] = JSON.parse(readFileSync(join(REPO_ROOT, "test", "fixtures", "hostile-strings.json"), "utf8"));
 
 const LANGS = {
-  ts: { needs: "npm", tests: [["npm", ["test"]]] },
-  python: { needs: "python3", tests: [["python3", ["-m", "pytest", "-q"]]] },
-  go: { needs: "go", tests: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
-} as const satisfies Record<string, { needs: string; tests: readonly (readonly [string, readonly string[]])[] }>;
+  ts: { needs: [], tests: [["npm", ["test"]]] },
+  python: { needs: ["python3", "pytest"], tests: [["python3", ["-m", "pytest", "-q"]]] },
+  go: { needs: ["go"], tests: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
+} as const satisfies Record<string, { needs: readonly ToolName[]; tests: readonly (readonly [string, readonly string[]])[] }>;
 
 /** Every parameter form of the grammar, and the manifest parameters each must give, in every language. */
 const EVERY_FORM = [
@@ -69,7 +70,7 @@ function addTool(dir: string, args: string[]) {
 }
 
 for (const [lang, { needs, tests }] of Object.entries(LANGS)) {
-  describe(`executa add tool in a ${lang} project`, { skip: !have(needs) && `${needs} is not installed`, timeout: 15 * 60_000 }, () => {
+  describe(`executa add tool in a ${lang} project`, { ...requires(...needs), timeout: 15 * 60_000 }, () => {
     const root = tempDir(`add-tool-${lang}`);
     roots.push(root);
     const dir = join(root, "weather");
@@ -206,7 +207,7 @@ sys.stdout.write(out.decode(errors="replace"))
 sys.exit(os.waitstatus_to_exitcode(status))
 `;
 
-test("on a terminal, add tool asks for the name, the description and the parameters", { skip: !have("python3") && "python3 drives the pseudo-terminal" }, () => {
+test("on a terminal, add tool asks for the name, the description and the parameters", requires("python3"), () => {
   const dir = join(tempDir("add-tool-ask"), "asked");
   roots.push(dirname(dir));
   const created = toolchain("create-executa", [dir, "--lang", "python", "--no-install", "--no-git", "--json"]);

@@ -3,14 +3,15 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
-import { REPO_ROOT, have, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
+import { REPO_ROOT, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
+import { requires, type ToolName } from "../support/requires.js";
 
 const expectedTools = JSON.parse(readFileSync(join(REPO_ROOT, "test", "fixtures", "template-tools.json"), "utf8"));
 
-const projectTests: Record<string, { needs: string; commands: [string, string[]][] }> = {
-  ts: { needs: "npm", commands: [["npm", ["test"]]] },
-  python: { needs: "python3", commands: [["python3", ["-m", "pytest", "-q"]]] },
-  go: { needs: "go", commands: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
+const projectTests: Record<string, { needs: ToolName[]; commands: [string, string[]][] }> = {
+  ts: { needs: [], commands: [["npm", ["test"]]] },
+  python: { needs: ["python3", "pytest"], commands: [["python3", ["-m", "pytest", "-q"]]] },
+  go: { needs: ["go"], commands: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
 };
 
 /** The project's own files: not installed dependencies, virtual environments or git's. */
@@ -30,7 +31,7 @@ function create(dir: string, lang: string, extra: string[] = []) {
 
 for (const lang of ["ts", "python", "go"] as const) {
   const { needs, commands } = projectTests[lang]!;
-  describe(`a scaffolded ${lang} plugin`, { skip: !have(needs) && `${needs} is not installed` }, () => {
+  describe(`a scaffolded ${lang} plugin`, requires(...needs), () => {
     const dir = join(tempDir(`scaffold-${lang}`), "word-tools");
     test("is created with a generated manifest", () => {
       const summary = create(dir, lang, lang === "ts" ? [] : ["--no-install"]);

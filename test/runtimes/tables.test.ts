@@ -16,14 +16,15 @@ import {
   SCHEMA_LIMITS, StorageError, UploadError,
 } from "../../src/protocol/index.js";
 import { goPlugin, pythonPlugin, TEMPLATES, tsPlugin } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 const CAPABILITIES = Object.keys(HOST_CAPABILITIES);
 const have = (program: string, arg = "--version") => spawnSync(program, [arg]).status === 0;
 
 const RUNTIMES = [
-  { name: "TypeScript", launch: tsPlugin, skip: false as string | false, errors: "ts/src/executa/errors.ts" },
-  { name: "Python", launch: pythonPlugin, skip: !have("python3") && "python3 is not installed", errors: "python/__pyModule__/executa/errors.py" },
-  { name: "Go", launch: goPlugin, skip: !have("go", "version") && "go is not installed", errors: "go/internal/executa/errors.go" },
+  { name: "TypeScript", launch: tsPlugin, needs: requires(), errors: "ts/src/executa/errors.ts" },
+  { name: "Python", launch: pythonPlugin, needs: requires("python3"), errors: "python/__pyModule__/executa/errors.py" },
+  { name: "Go", launch: goPlugin, needs: requires("go"), errors: "go/internal/executa/errors.go" },
 ];
 
 /** Every error code a runtime may name, in the runtime's naming (SAMPLING_NOT_GRANTED), from src/protocol. */
@@ -147,7 +148,7 @@ function limitsVector(): Vector {
 }
 
 for (const runtime of RUNTIMES) {
-  describe(`${runtime.name} runtime: the tables are create-executa's`, { skip: runtime.skip }, () => {
+  describe(`${runtime.name} runtime: the tables are create-executa's`, runtime.needs, () => {
     test("every error code it names is the protocol's", () => {
       const found = codesIn(readFileSync(join(TEMPLATES, runtime.errors), "utf8"));
       for (const [name, code] of found) assert.equal(code, PROTOCOL_CODES.get(name), `${runtime.errors}: ${name} = ${code}`);

@@ -13,6 +13,7 @@ import { after, before, describe, test } from "node:test";
 import { MockHost, parseRules, SCHEMA_LIMITS, Session } from "../../../src/host/index.js";
 import { PROTOCOL_V2 } from "../../../src/protocol/index.js";
 import { pythonPlugin } from "../helpers.js";
+import { requires } from "../../support/requires.js";
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -44,7 +45,7 @@ function schemaOf(bytes: number): Record<string, unknown> {
   return schema;
 }
 
-describe("Python runtime: the host-service helpers beyond the vectors", { skip: !python && "python3 is not installed" }, () => {
+describe("Python runtime: the host-service helpers beyond the vectors", requires("python3"), () => {
   let session: Session;
   let put: Awaited<ReturnType<typeof putServer>>;
   let host: MockHost;
