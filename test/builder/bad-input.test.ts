@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { build, BuildError } from "../../src/builder/index.js";
 import { ExecutaError } from "../../src/common/errors.js";
-import { which } from "../../src/common/exec.js";
 import { scaffoldProject } from "./helpers.js";
 import { requires } from "../support/requires.js";
 

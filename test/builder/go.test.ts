@@ -3,7 +3,6 @@ import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { build, checkAdhocSignature, unzip } from "../../src/builder/index.js";
-import { which } from "../../src/common/exec.js";
 import { scaffoldProject } from "./helpers.js";
 import { optional, requires } from "../support/requires.js";
 

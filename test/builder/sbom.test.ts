@@ -5,7 +5,6 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { test } from "node:test";
 import { build, NODE_VERSION } from "../../src/builder/index.js";
-import { which } from "../../src/common/exec.js";
 import { readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
 import { requires } from "../support/requires.js";
 

@@ -12,7 +12,6 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { commandsOf, type Program } from "../../src/cli/program.js";
-import { which } from "../../src/common/exec.js";
 import { makeSpec, scaffold } from "../../src/scaffold/index.js";
 import { goToolsFolder } from "../init/helpers.js";
 import { requires } from "../support/requires.js";

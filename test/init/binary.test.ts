@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { parse } from "yaml";
-import { exec, which } from "../../src/common/exec.js";
+import { exec } from "../../src/common/exec.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
 import { assertActionlintClean, assertToolchainWorks, CORPUS, executa, executaJson, readJson, tempFolder } from "./helpers.js";
 import { requires } from "../support/requires.js";

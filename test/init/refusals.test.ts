@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
-import { exec, which } from "../../src/common/exec.js";
+import { exec } from "../../src/common/exec.js";
 import { PACKAGE_ROOT } from "../../src/common/package-info.js";
 import { adoptable, executa, executaJson, snapshot, tempFolder } from "./helpers.js";
 import { requires } from "../support/requires.js";

@@ -8,7 +8,6 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { PACKAGE_ROOT, TEMPLATES_DIR } from "../../src/common/package-info.js";
-import { which } from "../../src/common/exec.js";
 import { sha256 } from "../../src/manifest/fallback/match.js";
 import { PRECOMPUTED, PRECOMPUTED_FILE } from "../../src/manifest/fallback/precomputed.js";
 import { generateManifest } from "../../src/manifest/index.js";

@@ -5,7 +5,6 @@
  * helpers check before sending (played at each limit and one past it).
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -19,7 +18,6 @@ import { goPlugin, pythonPlugin, TEMPLATES, tsPlugin } from "./helpers.js";
 import { requires } from "../support/requires.js";
 
 const CAPABILITIES = Object.keys(HOST_CAPABILITIES);
-const have = (program: string, arg = "--version") => spawnSync(program, [arg]).status === 0;
 
 const RUNTIMES = [
   { name: "TypeScript", launch: tsPlugin, needs: requires(), errors: "ts/src/executa/errors.ts" },

@@ -5,7 +5,6 @@
  * language's own HTTP client.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { MockHost, prepareLaunch, Session, type PreparedLaunch } from "../../../src/host/index.js";
 import { PROTOCOL_V2 } from "../../../src/protocol/index.js";

@@ -5,7 +5,6 @@
  * it (JSON.parse, then JSON.stringify), not on the bytes Go writes.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";

@@ -6,7 +6,6 @@
  * the real mock host.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
@@ -17,7 +16,6 @@ import { requires } from "../../support/requires.js";
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const python = spawnSync("python3", ["--version"]).status === 0;
 const CAPABILITIES = ["llm.sample", "llm.agent.auto", "aps.files", "host.upload"];
 
 /** A local server for presigned PUT URLs: /ok answers 200 with an ETag, /refuse 503, /hang never. */
