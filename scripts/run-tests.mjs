@@ -1,13 +1,28 @@
 #!/usr/bin/env node
-// Runs every compiled `*.test.js` under dist/ (or the files and folders given), a few files at a
-// time, each in its own `node --test` process; prints each file's result as it finishes and, at
-// the end, the totals and the slowest ten files. Files are listed explicitly so that fixture
-// plugins under test/ folders are never run as tests. The end-to-end files share one packed and
-// installed copy of this package (made here once; see test/e2e/toolchain.ts).
+// Runs the compiled `*.test.js` files of a tier, or the files and folders given, a few at a time,
+// each in its own `node --test` process; prints each file's result as it finishes and, at the end,
+// the totals and the slowest ten files.
+//
+//   node scripts/run-tests.mjs            the fast tier (`npm test`)
+//   node scripts/run-tests.mjs --all      both tiers (`npm run test:all`, CI)
+//   node scripts/run-tests.mjs dist/test/e2e/registry.test.js dist/src/   just these
+//
+// Which file is in which tier is said once, in test/support/tiers.ts. Files run longest first, from
+// the durations a tier run records in test/durations.json. Files are listed explicitly so that
+// fixture plugins under test/ folders are never run as tests. The end-to-end files share one packed
+// and installed copy of this package, and the registry files one local registry, made here once
+// (see test/e2e/toolchain.ts and test/e2e/local-registry.ts). Other `--` flags go to `node --test`.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const tiers = await import(join(REPO_ROOT, "dist", "test", "support", "tiers.js")).catch(() => {
+  process.stderr.write("run-tests: dist/test/support/tiers.js is missing; run `npm run build` first\n");
+  process.exit(2);
+});
 
 function find(dir, out = []) {
   for (const entry of readdirSync(dir)) {
@@ -19,10 +34,16 @@ function find(dir, out = []) {
 }
 
 const args = process.argv.slice(2);
+const all = args.includes("--all");
 const roots = args.filter((a) => !a.startsWith("--"));
-const flags = args.filter((a) => a.startsWith("--"));
-const files = (roots.length ? roots : ["dist"]).flatMap((root) => (root.endsWith(".js") ? [root] : find(root))).sort();
+const flags = args.filter((a) => a.startsWith("--") && a !== "--all");
+const tierRun = roots.length === 0;
+const found = (tierRun ? ["dist"] : roots).flatMap((root) => (root.endsWith(".js") ? [root] : find(root)));
+const durationsPath = join(REPO_ROOT, tiers.DURATIONS_FILE);
+const durations = existsSync(durationsPath) ? JSON.parse(readFileSync(durationsPath, "utf8")) : {};
+const files = tiers.schedule(tierRun && !all ? found.filter((f) => !tiers.isFullTier(f)) : found, durations);
 const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.max(2, Math.min(4, cpus().length + 1));
+process.stdout.write(`${tierRun ? (all ? "both tiers" : "the fast tier (npm run test:all runs both)") : "the files given"}: ${files.length} files\n`);
 
 let work;
 if (files.some((f) => f.includes("/e2e/")) && !process.env.EXECUTA_E2E_TARBALL) {
@@ -36,6 +57,14 @@ if (files.some((f) => f.includes("/e2e/")) && !process.env.EXECUTA_E2E_TARBALL) 
   process.env.EXECUTA_E2E_BIN = join(prefix, "node_modules", ".bin");
 }
 
+let registry;
+if (files.some((f) => tiers.needsRegistry(f)) && !process.env.EXECUTA_E2E_REGISTRY_URL) {
+  const { startLocalRegistry } = await import(join(REPO_ROOT, "dist", "test", "e2e", "local-registry.js"));
+  registry = await startLocalRegistry(mkdtempSync(join(tmpdir(), "executa-registry-")));
+  process.env.EXECUTA_E2E_REGISTRY_URL = registry.url;
+  process.env.EXECUTA_E2E_REGISTRY_ROOT = registry.root;
+}
+
 const results = [];
 function runFile(file) {
   return new Promise((resolve) => {
@@ -46,7 +75,7 @@ function runFile(file) {
     child.stderr.on("data", (d) => (output += d));
     child.on("close", (code) => {
       const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, "m").exec(output)?.[1] ?? 0);
-      const result = { file, code, ms: performance.now() - started, pass: count("pass"), fail: count("fail"), skipped: count("skipped") };
+      const result = { file, code, ms: performance.now() - started, pass: count("pass"), fail: count("fail") + count("cancelled"), skipped: count("skipped") };
       results.push(result);
       const ok = code === 0 && result.fail === 0;
       process.stdout.write(`${ok ? "ok    " : "FAILED"} ${file} (${result.pass} passed${result.fail ? `, ${result.fail} failed` : ""}${result.skipped ? `, ${result.skipped} skipped` : ""}, ${(result.ms / 1000).toFixed(1)} s)\n`);
@@ -61,7 +90,17 @@ let next = 0;
 await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, async () => {
   while (next < files.length) await runFile(files[next++]);
 }));
+registry?.stop();
+if (registry) rmSync(registry.root, { recursive: true, force: true });
 if (work) rmSync(work, { recursive: true, force: true });
+
+if (tierRun) {
+  // Every file that exists keeps its last recorded time; a removed file's entry goes.
+  const recorded = Object.fromEntries(found.map(tiers.relativeToDist).filter((f) => f in durations).map((f) => [f, durations[f]]));
+  for (const r of results) recorded[tiers.relativeToDist(r.file)] = Math.round(r.ms / 100) / 10;
+  const sorted = Object.fromEntries(Object.entries(recorded).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(durationsPath, `${JSON.stringify(sorted, null, 2)}\n`);
+}
 
 const sum = (key) => results.reduce((n, r) => n + r[key], 0);
 const failedFiles = results.filter((r) => r.code !== 0 || r.fail > 0);

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { build, BuildError } from "../../src/builder/index.js";
 import { ExecutaError } from "../../src/common/errors.js";
-import { which } from "../../src/common/exec.js";
 import { scaffoldProject } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 let pristine: string;
 before(async () => {
@@ -76,8 +76,7 @@ test("npm unreachable with an empty cache: says how to fill the cache", async ()
   }
 });
 
-test("a write that fails halfway leaves no half-written file, checksums or build.json", async (t) => {
-  if (!which("go")) return t.skip("go is not installed");
+test("a write that fails halfway leaves no half-written file, checksums or build.json", requires("go"), async () => {
   const dir = await scaffoldProject("go", "halfway");
   // The archive's name is taken by a non-empty folder, so writing the archive fails after the build.
   mkdirSync(join(dir, "dist", "halfway-linux-x86_64.tar.gz", "x"), { recursive: true });

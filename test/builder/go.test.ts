@@ -3,14 +3,13 @@ import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { build, checkAdhocSignature, unzip } from "../../src/builder/index.js";
-import { which } from "../../src/common/exec.js";
-import { canRunAarch64, scaffoldProject } from "./helpers.js";
+import { scaffoldProject } from "./helpers.js";
+import { optional, requires } from "../support/requires.js";
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(dirname(d), { recursive: true, force: true })));
 
-test("Go: every target builds, the host one (and linux-aarch64 under qemu) passes, darwin is signed; reproducible across runs and folders", { timeout: 10 * 60_000 }, async (t) => {
-  if (!which("go")) return t.skip("go is not installed");
+test("Go: every target builds, the host one (and linux-aarch64 under qemu) passes, darwin is signed; reproducible across runs and folders", { ...requires("go"), timeout: 10 * 60_000 }, async (t) => {
   const dir = await scaffoldProject("go", "go-plugin");
   made.push(dir);
   const report = await build({ projectDir: dir, target: "all", reproducibleCheck: true });
@@ -20,7 +19,7 @@ test("Go: every target builds, the host one (and linux-aarch64 under qemu) passe
   assert.ok(!report.reproducible!.conditions.project_dir.startsWith(dir));
   const byKey = new Map(report.targets.map((x) => [x.platform, x]));
   assert.equal(byKey.get("linux-x86_64")!.verify.status, "passed", JSON.stringify(byKey.get("linux-x86_64")!.verify));
-  if (canRunAarch64()) assert.equal(byKey.get("linux-aarch64")!.verify.status, "passed");
+  if (optional("qemu", t)) assert.equal(byKey.get("linux-aarch64")!.verify.status, "passed");
   assert.ok(report.targets.every((x) => x.runtime === "go" && x.verify.status !== "failed"));
   const darwin = checkAdhocSignature(readFileSync(join(dir, "dist", "go-plugin-darwin-arm64")));
   assert.deepEqual(darwin.badPages, []);

@@ -2,7 +2,6 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exec, which } from "../../src/common/exec.js";
 import { generateManifest, writeOutputs } from "../../src/manifest/index.js";
 import type { PackageManager } from "../../src/project/index.js";
 import { makeSpec, scaffold, type ProjectAnswers } from "../../src/scaffold/index.js";
@@ -32,16 +31,7 @@ export function readJson<T = Record<string, unknown>>(path: string): T {
   return JSON.parse(readFileSync(path, "utf8")) as T;
 }
 
-/** Whether linux-aarch64 artifacts can run here (qemu-user and the arm64 libraries). */
-export function canRunAarch64(): boolean {
-  return process.platform === "linux" && process.arch === "x64" && Boolean(which("qemu-aarch64-static") ?? which("qemu-aarch64"));
-}
 
-/** Why PyInstaller builds cannot run here, or undefined when they can. */
-export async function pyinstallerMissing(): Promise<string | undefined> {
-  if (!which("python3")) return "python3 is not installed";
-  return (await exec("python3", ["-m", "PyInstaller", "--version"])).code === 0 ? undefined : "PyInstaller is not installed for python3";
-}
 
 /** The official CycloneDX 1.6 JSON schema's verdict on an SBOM file (null when it is valid). */
 export async function sbomSchemaErrors(path: string): Promise<unknown> {

@@ -5,7 +5,8 @@ import { after, test } from "node:test";
 import { build, launchFor, untar, verifyLaunch } from "../../src/builder/index.js";
 import { exec } from "../../src/common/exec.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
-import { pyinstallerMissing, readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
+import { readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 const host = hostPlatformKey()!;
 const made: string[] = [];
@@ -17,16 +18,7 @@ async function project(name: string): Promise<string> {
   return dir;
 }
 
-/** PyInstaller is required in CI; elsewhere its absence skips the build tests. */
-async function needPyInstaller(t: { skip(reason: string): void }): Promise<boolean> {
-  const missing = await pyinstallerMissing();
-  if (missing && process.env.CI) throw new Error(`${missing}: .ci/run installs it`);
-  if (missing) t.skip(missing);
-  return !missing;
-}
-
-test("Python 'weather' (module name = tool id): one-folder layout by default, archived with bin/_internal, verified, reproducible", { timeout: 10 * 60_000 }, async (t) => {
-  if (!(await needPyInstaller(t))) return;
+test("Python 'weather' (module name = tool id): one-folder layout by default, archived with bin/_internal, verified, reproducible", { ...requires("pyinstaller"), timeout: 10 * 60_000 }, async () => {
   const dir = await project("weather");
   const report = await build({ projectDir: dir, reproducibleCheck: true });
   const [target] = report.targets;
@@ -59,8 +51,7 @@ test("Python 'weather' (module name = tool id): one-folder layout by default, ar
   assert.ok(sbom.components.some((c) => c.purl.startsWith("pkg:pypi/pyinstaller@")), "PyInstaller's bootloader and hooks are in the artifact");
 });
 
-test("Python: the same project in another folder gives the same bytes; --python-layout onefile runs too", { timeout: 10 * 60_000 }, async (t) => {
-  if (!(await needPyInstaller(t))) return;
+test("Python: the same project in another folder gives the same bytes; --python-layout onefile runs too", { ...requires("pyinstaller"), timeout: 10 * 60_000 }, async () => {
   const first = await project("weather");
   const second = await project("weather");
   const a = await build({ projectDir: first, verify: false });
@@ -83,8 +74,7 @@ function installTinyDistribution(sitePackages: string): void {
   writeFileSync(join(info, "RECORD"), "tinydep/__init__.py,,\ntinydep-1.4.2.dist-info/METADATA,,\ntinydep-1.4.2.dist-info/RECORD,,\n");
 }
 
-test("Python: the project's .venv runs PyInstaller, so its packages are bundled and listed in the SBOM", { timeout: 10 * 60_000 }, async (t) => {
-  if (!(await needPyInstaller(t))) return;
+test("Python: the project's .venv runs PyInstaller, so its packages are bundled and listed in the SBOM", { ...requires("pyinstaller"), timeout: 10 * 60_000 }, async () => {
   const dir = await project("venv-plugin");
   const made = await exec("python3", ["-m", "venv", "--without-pip", "--system-site-packages", join(dir, ".venv")]);
   assert.equal(made.code, 0, made.stderr);
@@ -106,7 +96,7 @@ test("Python: the project's .venv runs PyInstaller, so its packages are bundled 
   assert.equal(tiny.licenses?.[0]?.license?.id ?? tiny.licenses?.[0]?.expression, "Apache-2.0");
 });
 
-test("Python: a .venv without PyInstaller is an error that says how to install it there", async () => {
+test("Python: a .venv without PyInstaller is an error that says how to install it there", requires("python3"), async () => {
   const dir = await project("no-pyinstaller");
   assert.equal((await exec("python3", ["-m", "venv", "--without-pip", join(dir, ".venv")])).code, 0);
   await assert.rejects(build({ projectDir: dir }), (e: Error & { hint?: string }) => {

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { build, NODE_VERSION } from "../../src/builder/index.js";
 import { exec, which } from "../../src/common/exec.js";
-import { pyinstallerMissing, readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
+import { readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 interface Bom {
   specVersion: string;
@@ -81,8 +82,7 @@ test("TypeScript: only the npm packages really bundled, with versions, licenses 
   assert.ok(readFileSync(join(report.dist, "SHA256SUMS"), "utf8").includes("  sbom.cdx.json\n"));
 });
 
-test("Go: modules from the binary's build info (a local replacement included) and the Go standard library; one SBOM when targets agree", { timeout: 10 * 60_000 }, async (t) => {
-  if (!which("go")) return t.skip("go is not installed");
+test("Go: modules from the binary's build info (a local replacement included) and the Go standard library; one SBOM when targets agree", { ...requires("go"), timeout: 10 * 60_000 }, async () => {
   const dir = await scaffoldProject("go", "sbom-go");
   mkdirSync(join(dir, "greet"));
   writeFileSync(join(dir, "greet", "go.mod"), "module example.com/greet\n\ngo 1.21\n");
@@ -108,9 +108,7 @@ test("Go: modules from the binary's build info (a local replacement included) an
   assert.equal(stdlib.licenses?.[0]?.license?.id, "BSD-3-Clause");
 });
 
-test("Python: the native libraries PyInstaller bundles (OpenSSL with its version), SPDX licenses from classifiers, and the edges between distributions", { timeout: 10 * 60_000 }, async (t) => {
-  const missing = await pyinstallerMissing();
-  if (missing) return t.skip(missing);
+test("Python: the native libraries PyInstaller bundles (OpenSSL with its version), SPDX licenses from classifiers, and the edges between distributions", { timeout: 10 * 60_000, ...requires("pyinstaller") }, async () => {
   const dir = await scaffoldProject("python", "sbom-py");
   const venv = await exec("python3", ["-m", "venv", "--without-pip", "--system-site-packages", join(dir, ".venv")]);
   assert.equal(venv.code, 0, venv.stderr);

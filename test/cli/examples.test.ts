@@ -12,9 +12,9 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { commandsOf, type Program } from "../../src/cli/program.js";
-import { which } from "../../src/common/exec.js";
 import { makeSpec, scaffold } from "../../src/scaffold/index.js";
 import { goToolsFolder } from "../init/helpers.js";
+import { requires } from "../support/requires.js";
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bin");
 const root = mkdtempSync(join(tmpdir(), "executa-examples-"));
@@ -51,7 +51,7 @@ async function runUntilInterrupted(program: Program, line: string, cwd: string) 
 /** Builds first, so that the examples that read the built binary find it. */
 const order = (line: string) => (/ build\b/.test(line) ? 0 : 1);
 
-test("every example of every verb's help runs as written and exits 0", { skip: (!which("go") && "go is not installed") || (!which("git") && "git is not installed"), timeout: 20 * 60_000 }, async () => {
+test("every example of every verb's help runs as written and exits 0", { ...requires("go", "git"), timeout: 20 * 60_000 }, async () => {
   await scaffold({ targetDir: project, spec: makeSpec({ lang: "go", name: "my-plugin" }), install: false, git: true, quiet: true });
   assert.equal(spawnSync("git", ["tag", "v1.2.0"], { cwd: project }).status, 0, "git tag v1.2.0");
   const examples = (["executa", "create-executa"] as const).flatMap((program) =>

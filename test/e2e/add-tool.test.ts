@@ -1,7 +1,10 @@
 /**
- * `executa add tool` from the packed package, in a scaffolded project of each language: tools with
- * every parameter form, then the project's own tests, `executa manifest --check` and `executa test`;
- * refusals and --dry-run leave every file byte-identical.
+ * A project of each language scaffolded from the packed package (the default `examples` template),
+ * checked as created (its manifest, no machine path, its own tests, `executa manifest --check
+ * --strict`, `executa test` with 10,000 fuzzed frames); then `executa add tool` on it: tools with
+ * every parameter form, then the project's own tests, `executa manifest --check` and `executa test`
+ * again; refusals and --dry-run leave every file byte-identical. One scaffold per language serves
+ * the whole journey.
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -9,15 +12,17 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { commentLine } from "../../src/scaffold/escape.js";
-import { REPO_ROOT, have, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
+import { REPO_ROOT, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
+import { requires, type ToolName } from "../support/requires.js";
 
+const expectedTools = JSON.parse(readFileSync(join(REPO_ROOT, "test", "fixtures", "template-tools.json"), "utf8"));
 const hostile: string[] = JSON.parse(readFileSync(join(REPO_ROOT, "test", "fixtures", "hostile-strings.json"), "utf8"));
 
 const LANGS = {
-  ts: { needs: "npm", tests: [["npm", ["test"]]] },
-  python: { needs: "python3", tests: [["python3", ["-m", "pytest", "-q"]]] },
-  go: { needs: "go", tests: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
-} as const satisfies Record<string, { needs: string; tests: readonly (readonly [string, readonly string[]])[] }>;
+  ts: { needs: [], tests: [["npm", ["test"]]] },
+  python: { needs: ["python3", "pytest"], tests: [["python3", ["-m", "pytest", "-q"]]] },
+  go: { needs: ["go"], tests: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
+} as const satisfies Record<string, { needs: readonly ToolName[]; tests: readonly (readonly [string, readonly string[]])[] }>;
 
 /** Every parameter form of the grammar, and the manifest parameters each must give, in every language. */
 const EVERY_FORM = [
@@ -64,19 +69,62 @@ function snapshot(root: string, rel = ""): Record<string, string> {
 const roots: string[] = [];
 after(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
 
+/** The project's own files: not installed dependencies, virtual environments or git's. */
+function projectFiles(root: string, rel = ""): string[] {
+  return readdirSync(join(root, rel), { withFileTypes: true }).flatMap((e) => {
+    const path = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) return ["node_modules", ".venv", ".git", "dist", "__pycache__"].includes(e.name) ? [] : projectFiles(root, path);
+    return [path];
+  });
+}
+
 function addTool(dir: string, args: string[]) {
   return toolchain("executa", ["add", "tool", ...args, dir], { env: { CI: "true", NO_COLOR: "1" } });
 }
 
 for (const [lang, { needs, tests }] of Object.entries(LANGS)) {
-  describe(`executa add tool in a ${lang} project`, { skip: !have(needs) && `${needs} is not installed`, timeout: 15 * 60_000 }, () => {
+  describe(`a scaffolded ${lang} plugin, then executa add tool in it`, { ...requires(...needs), timeout: 15 * 60_000 }, () => {
     const root = tempDir(`add-tool-${lang}`);
     roots.push(root);
     const dir = join(root, "weather");
 
-    test("scaffolds the project", () => {
+    test("is created from the examples template with a generated manifest", () => {
       const created = toolchain("create-executa", [dir, "--lang", lang, "--json", "--no-git", `--toolchain=file:${installedToolchain().tarball}`, ...(lang === "ts" ? [] : ["--no-install"])]);
       assert.equal(created.status, 0, created.output);
+      const summary = JSON.parse(created.stdout) as { status: string; dryRun: boolean; template: string; steps: { step: string; status: string }[] };
+      assert.equal(summary.status, "ok");
+      assert.equal(summary.dryRun, false);
+      assert.equal(summary.template, "examples");
+      assert.equal(summary.steps.find((s) => s.step === "manifest")?.status, "done", JSON.stringify(summary.steps));
+      if (lang === "ts") assert.equal(summary.steps.find((s) => s.step === "install")?.status, "done", JSON.stringify(summary.steps));
+      const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+      assert.equal(manifest.name, "weather");
+      assert.equal(manifest.version, "0.1.0");
+      assert.deepEqual(manifest.tools, expectedTools);
+      assert.deepEqual(manifest.host_capabilities, ["llm.sample"]);
+      assert.equal(manifest.credentials[0].name, "SIGNING_SECRET");
+    });
+
+    test("holds no absolute path of this machine in any generated file", () => {
+      const machinePaths = [REPO_ROOT, dirname(installedToolchain().tarball), dir];
+      for (const file of projectFiles(dir)) {
+        const text = readFileSync(join(dir, file), "utf8");
+        for (const path of machinePaths) assert.ok(!text.includes(path), `${file} contains ${path}`);
+      }
+    });
+
+    test("as created: passes its own tests, is in sync with its manifest under --strict, passes every conformance check with 10,000 fuzzed frames", () => {
+      for (const [command, args] of tests) {
+        const r = run(command, [...args], { cwd: dir, env: { CI: "true" } });
+        assert.equal(r.status, 0, r.output);
+        if (command === "gofmt") assert.equal(r.stdout.trim(), "", "gofmt wants to reformat:\n" + r.stdout);
+      }
+      const check = toolchain("executa", ["manifest", "--check", "--strict", dir]);
+      assert.equal(check.status, 0, check.output);
+      const checked = toolchain("executa", ["test", "--dir", dir, "--fuzz", "10000", "--seed", "7", "--json"]);
+      assert.equal(checked.status, 0, checked.output);
+      const failed = JSON.parse(checked.stdout).results.filter((r: { status: string }) => r.status !== "pass");
+      assert.deepEqual(failed, [], checked.output);
     });
 
     test("adds a tool with every parameter form, one without parameters, and one with a required parameter after optional ones", () => {
@@ -206,7 +254,7 @@ sys.stdout.write(out.decode(errors="replace"))
 sys.exit(os.waitstatus_to_exitcode(status))
 `;
 
-test("on a terminal, add tool asks for the name, the description and the parameters", { skip: !have("python3") && "python3 drives the pseudo-terminal" }, () => {
+test("on a terminal, add tool asks for the name, the description and the parameters", requires("python3"), () => {
   const dir = join(tempDir("add-tool-ask"), "asked");
   roots.push(dirname(dir));
   const created = toolchain("create-executa", [dir, "--lang", "python", "--no-install", "--no-git", "--json"]);

@@ -4,14 +4,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { parse as parseYaml } from "yaml";
-import { REPO_ROOT, have, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
+import { REPO_ROOT, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
+import { requires, type ToolName } from "../support/requires.js";
 
 const hostile: string[] = JSON.parse(readFileSync(join(REPO_ROOT, "test", "fixtures", "hostile-strings.json"), "utf8"));
 const text = hostile.join("\n");
 
-const compile: Record<string, { needs: string; check: (dir: string) => void }> = {
+const compile: Record<string, { needs: ToolName[]; check: (dir: string) => void }> = {
   ts: {
-    needs: "node",
+    needs: [],
     check: (dir) => {
       const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
       const result = run(process.execPath, [tsc, "-p", dir, "--noEmit", "--typeRoots", join(REPO_ROOT, "node_modules", "@types")]);
@@ -20,7 +21,7 @@ const compile: Record<string, { needs: string; check: (dir: string) => void }> =
     },
   },
   python: {
-    needs: "python3",
+    needs: ["python3"],
     check: (dir) => {
       const result = run("python3", ["-c", "import compileall, sys, tomllib, json; ok = compileall.compile_dir(sys.argv[1], quiet=1); print(json.dumps(tomllib.load(open(sys.argv[1] + '/pyproject.toml', 'rb'))['project'])); sys.exit(0 if ok else 1)", dir]);
       assert.equal(result.status, 0, result.output);
@@ -29,7 +30,7 @@ const compile: Record<string, { needs: string; check: (dir: string) => void }> =
     },
   },
   go: {
-    needs: "go",
+    needs: ["go"],
     check: (dir) => {
       for (const args of [["vet", "./..."], ["build", "-o", join(dir, "plugin-under-test"), "."]]) {
         const result = run("go", args, { cwd: dir });
@@ -40,7 +41,7 @@ const compile: Record<string, { needs: string; check: (dir: string) => void }> =
 };
 
 for (const [lang, { needs, check }] of Object.entries(compile)) {
-  describe(`${lang} project from hostile text`, { skip: !have(needs) && `${needs} is not installed` }, () => {
+  describe(`${lang} project from hostile text`, requires(...needs), () => {
     const dir = join(tempDir(`hostile-${lang}`), "hostile-plugin");
     test("is written, and every file parses and compiles", () => {
       const created = toolchain("create-executa", [

@@ -1,7 +1,9 @@
 /**
  * This package published to a real local registry (verdaccio on 127.0.0.1, its own storage, every
  * other package proxied from the npm registry the machine uses), for the tests that run what a
- * user runs: `npm create`, `pnpm create`, `yarn create`, `npx --package=...`.
+ * user runs: `npm create`, `pnpm create`, `yarn create`, `npx --package=...`. scripts/run-tests.mjs
+ * starts one for every file of a run that needs it (one publish, one warm npm cache) and says where
+ * in EXECUTA_E2E_REGISTRY_URL and EXECUTA_E2E_REGISTRY_ROOT; a file run on its own starts its own.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -13,6 +15,8 @@ import { REPO_ROOT, installedToolchain, run } from "./toolchain.js";
 export interface LocalRegistry {
   /** `http://127.0.0.1:<port>/` */
   url: string;
+  /** The folder of its storage, our npmrc and npm cache. */
+  root: string;
   /** The environment npm (and pnpm, which reads npm's config) uses it with: our own npmrc and cache. */
   env: NodeJS.ProcessEnv;
   stop(): void;
@@ -56,15 +60,28 @@ export async function startLocalRegistry(root: string): Promise<LocalRegistry> {
     }).then((r) => (r.ok ? (r.json() as Promise<{ token: string }>) : undefined)).then((b) => b?.token, () => undefined);
   }
   assert.ok(token, "verdaccio did not start");
-  const env: NodeJS.ProcessEnv = {
+  const env = registryEnv(root);
+  writeFileSync(env.npm_config_userconfig!, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+  const published = run("npm", ["publish", installedToolchain().tarball, "--registry", url], { env });
+  assert.equal(published.status, 0, published.output);
+  return { url, root, env, stop: () => void verdaccio.kill("SIGTERM") };
+}
+
+/** The environment npm uses the registry under `root` with. */
+function registryEnv(root: string): NodeJS.ProcessEnv {
+  return {
     CI: "true",
     NO_COLOR: "1",
     npm_config_userconfig: join(root, "npmrc"),
     npm_config_cache: join(root, "npm-cache"),
     npm_config_update_notifier: "false",
   };
-  writeFileSync(env.npm_config_userconfig!, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
-  const published = run("npm", ["publish", installedToolchain().tarball, "--registry", url], { env });
-  assert.equal(published.status, 0, published.output);
-  return { url, env, stop: () => void verdaccio.kill("SIGTERM") };
+}
+
+/** The run's shared registry when scripts/run-tests.mjs started one, else a new one under `root`. */
+export async function localRegistry(root: string): Promise<LocalRegistry> {
+  const url = process.env.EXECUTA_E2E_REGISTRY_URL;
+  const sharedRoot = process.env.EXECUTA_E2E_REGISTRY_ROOT;
+  if (url && sharedRoot) return { url, root: sharedRoot, env: registryEnv(sharedRoot), stop: () => {} };
+  return startLocalRegistry(root);
 }

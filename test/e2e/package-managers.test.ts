@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { startLocalRegistry, type LocalRegistry } from "./local-registry.js";
+import { localRegistry, type LocalRegistry } from "./local-registry.js";
 import { REPO_ROOT, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
+import { requires } from "../support/requires.js";
 
 const PMS = ["pnpm", "yarn", "bun"] as const;
 type Pm = (typeof PMS)[number];
@@ -40,7 +41,7 @@ let local: LocalRegistry | undefined;
 let env: NodeJS.ProcessEnv = {};
 
 before(async () => {
-  local = await startLocalRegistry(root);
+  local = await localRegistry(root);
   const registry = local.url.replace(/\/$/, "");
   env = {
     ...local.env,
@@ -79,7 +80,7 @@ function sh(command: string, cwd: string) {
 }
 
 for (const pm of PMS) {
-  describe(`${pm} create executa`, { skip: !versions[pm] && `${pm} is not installed`, timeout: 30 * 60_000 }, () => {
+  describe(`${pm} create executa`, { ...requires(pm), timeout: 30 * 60_000 }, () => {
     test(`a TypeScript project installs with ${pm}, and its README's commands (add tool and build too) run with it`, () => {
       sh(`${pm} create executa ${pm}-ts --lang ts --yes --no-git`, root);
       const dir = join(root, `${pm}-ts`);
@@ -122,7 +123,7 @@ for (const pm of PMS) {
   });
 }
 
-describe("--package-manager", { skip: !versions.pnpm && "pnpm is not installed", timeout: 15 * 60_000 }, () => {
+describe("--package-manager", { ...requires("pnpm"), timeout: 15 * 60_000 }, () => {
   test("names the package manager when npm ran us, and wins over the user agent", () => {
     const created = toolchain("create-executa", [join(root, "flag-ts"), "--lang", "ts", "--package-manager", "pnpm", "--yes", "--no-git", "--json"], { env });
     assert.equal(created.status, 0, created.output);

@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { startLocalRegistry, type LocalRegistry } from "./local-registry.js";
-import { REPO_ROOT, have, run, tempDir } from "./toolchain.js";
+import { localRegistry, type LocalRegistry } from "./local-registry.js";
+import { REPO_ROOT, run, tempDir } from "./toolchain.js";
+import { requires } from "../support/requires.js";
 
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -20,7 +21,7 @@ let registry = "";
 let env: NodeJS.ProcessEnv = {};
 
 before(async () => {
-  local = await startLocalRegistry(root);
+  local = await localRegistry(root);
   registry = local.url;
   env = local.env;
 });
@@ -29,7 +30,7 @@ after(() => {
   local?.stop();
 });
 
-describe("from a local registry", { skip: !have("npm") && "npm is not installed", timeout: 15 * 60_000 }, () => {
+describe("from a local registry", { timeout: 15 * 60_000 }, () => {
   test("npm create executa, npm install, npx executa test and build in a TypeScript project", () => {
     const created = run("npm", ["create", "executa@latest", "ts-plugin", "--", "--lang", "ts", "--yes", "--no-git"], { cwd: root, env });
     assert.equal(created.status, 0, created.output);
@@ -47,7 +48,7 @@ describe("from a local registry", { skip: !have("npm") && "npm is not installed"
   });
 
   for (const lang of ["python", "go"] as const) {
-    test(`npm create executa --lang ${lang}, then the generated README's npx lines`, { skip: !have(lang === "go" ? "go" : "python3") && `${lang} is not installed` }, () => {
+    test(`npm create executa --lang ${lang}, then the generated README's npx lines`, requires(lang === "go" ? "go" : "python3"), () => {
       const created = run("npm", ["create", "executa@latest", `${lang}-plugin`, "--", "--lang", lang, "--yes", "--no-git", "--no-install"], { cwd: root, env });
       assert.equal(created.status, 0, created.output);
       const dir = join(root, `${lang}-plugin`);

@@ -68,9 +68,6 @@ export function toolchain(command: "create-executa" | "executa", args: string[],
   return run(join(installedToolchain().bin, command), args, options);
 }
 
-export function have(program: string): boolean {
-  return spawnSync(program, ["--version"], { stdio: "ignore" }).status === 0 || (program === "go" && spawnSync("go", ["version"]).status === 0);
-}
 
 export function exists(...parts: string[]): boolean {
   return existsSync(join(...parts));

@@ -10,13 +10,14 @@ import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSy
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { RUNTIME_VERSION } from "../../src/protocol/index.js";
-import { REPO_ROOT, exists, have, run, tempDir, toolchain } from "./toolchain.js";
+import { REPO_ROOT, exists, run, tempDir, toolchain } from "./toolchain.js";
+import { requires, type ToolName } from "../support/requires.js";
 
 const LANGS = {
-  ts: { needs: "npx", runtime: "src/executa", host: "host.ts", tests: [["npx", ["tsc", "-p", "tsconfig.json"]], [process.execPath, ["--test", "dist/test/"]]] },
-  python: { needs: "python3", runtime: "legacy_python/executa", host: "host.py", tests: [["python3", ["-m", "pytest", "-q"]]] },
-  go: { needs: "go", runtime: "internal/executa", host: "host.go", tests: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
-} as const;
+  ts: { needs: [], runtime: "src/executa", host: "host.ts", tests: [["npx", ["tsc", "-p", "tsconfig.json"]], [process.execPath, ["--test", "dist/test/"]]] },
+  python: { needs: ["python3", "pytest"], runtime: "legacy_python/executa", host: "host.py", tests: [["python3", ["-m", "pytest", "-q"]]] },
+  go: { needs: ["go"], runtime: "internal/executa", host: "host.go", tests: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
+} as const satisfies Record<string, { needs: readonly ToolName[]; [fact: string]: unknown }>;
 
 const templateRuntime = { ts: "templates/ts/src/executa", python: "templates/python/__pyModule__/executa", go: "templates/go/internal/executa" } as const;
 
@@ -64,7 +65,7 @@ function migrateTsTests(dir: string): void {
 
 for (const lang of ["ts", "python", "go"] as const) {
   const facts = LANGS[lang];
-  describe(`executa upgrade: ${lang} project of runtime version 1`, { skip: !have(facts.needs) && `${facts.needs} is not installed` }, () => {
+  describe(`executa upgrade: ${lang} project of runtime version 1`, requires(...facts.needs), () => {
     test("--check exits 1, --dry-run lists the changes; neither writes anything", () => {
       const dir = legacyProject(lang, "check");
       const before = tree(dir);

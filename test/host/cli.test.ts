@@ -5,7 +5,8 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { EXECUTA, executa, hasPython, PLUGINS } from "./helpers.js";
+import { EXECUTA, executa, PLUGINS } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 const NODE_DIR = join(PLUGINS, "node");
 
@@ -166,8 +167,7 @@ describe("executa dev", () => {
     assert.equal(code, 0);
   });
 
-  it("works against a Python plugin too", (t) => {
-    if (!hasPython) return t.skip("python3 is not installed");
+  it("works against a Python plugin too", requires("python3"), () => {
     const r = executa(["dev", "--invoke", "echo", "--args", '{"text":"py","times":2}', "--json", "--dir", join(PLUGINS, "python"), "--", "python3", "reference.py"]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).answer.data.text, "py py");

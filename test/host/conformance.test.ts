@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runChecks } from "../../src/conform/index.js";
-import { hasPython, pluginLaunch } from "./helpers.js";
+import { pluginLaunch } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 /**
  * Each broken plugin, and the checks it must fail or warn on (no others). Under the verdict rules
@@ -25,8 +26,7 @@ const BROKEN: { file: string; check: string; status: "fail" | "warn"; says: RegE
 
 describe("conformance suite", () => {
   for (const file of ["node/reference.mjs", "python/reference.py"]) {
-    it(`passes every check on ${file}, with --fuzz 2000`, async (t) => {
-      if (file.endsWith(".py") && !hasPython) return t.skip("python3 is not installed");
+    it(`passes every check on ${file}, with --fuzz 2000`, file.endsWith(".py") ? requires("python3") : {}, async () => {
       const report = await runChecks(pluginLaunch(file), { fuzz: 2000, seed: 7 });
       const notPassed = report.results.filter((r) => r.status !== "pass");
       assert.deepEqual(notPassed, [], JSON.stringify(notPassed, null, 2));
@@ -44,8 +44,7 @@ describe("conformance suite", () => {
   });
 
   for (const broken of BROKEN) {
-    it(`${broken.file} ${broken.status === "fail" ? "fails" : "warns on"} exactly ${broken.check}`, async (t) => {
-      if (broken.file.endsWith(".py") && !hasPython) return t.skip("python3 is not installed");
+    it(`${broken.file} ${broken.status === "fail" ? "fails" : "warns on"} exactly ${broken.check}`, broken.file.endsWith(".py") ? requires("python3") : {}, async () => {
       const report = await runChecks(pluginLaunch(broken.file));
       const notPassed = report.results.filter((r) => r.status === "fail" || r.status === "warn");
       const want = [[broken.check, broken.status], ...(broken.alsoFails ?? []).map((id) => [id, "fail"])].sort();
@@ -58,8 +57,7 @@ describe("conformance suite", () => {
     });
   }
 
-  it("the fuzzer finds the crash on bad JSON and names the frame", async (t) => {
-    if (!hasPython) return t.skip("python3 is not installed");
+  it("the fuzzer finds the crash on bad JSON and names the frame", requires("python3"), async () => {
     const report = await runChecks(pluginLaunch("python/crashes-on-bad-json.py"), { only: ["fuzz"], fuzz: 500, seed: 3 });
     const fuzz = report.results.find((r) => r.id === "fuzz")!;
     assert.equal(fuzz.status, "fail");

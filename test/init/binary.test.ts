@@ -8,14 +8,15 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { parse } from "yaml";
-import { exec, which } from "../../src/common/exec.js";
+import { exec } from "../../src/common/exec.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
 import { assertActionlintClean, assertToolchainWorks, CORPUS, executa, executaJson, readJson, tempFolder } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(dirname(d), { recursive: true, force: true })));
 
-test("a prebuilt binary in bin/<name>: adopted as type binary, packaged for its own platform with checksums and an SBOM", { skip: !which("go") && "go is needed to make the binary", timeout: 10 * 60_000 }, async (t) => {
+test("a prebuilt binary in bin/<name>: adopted as type binary, packaged for its own platform with checksums and an SBOM", { ...requires("go"), timeout: 10 * 60_000 }, async (t) => {
   const dir = tempFolder("github-token");
   made.push(dir);
   mkdirSync(join(dir, "bin"));

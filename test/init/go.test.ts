@@ -9,13 +9,13 @@ import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { parse } from "yaml";
 import { workflowMatrix } from "../../src/builder/index.js";
-import { which } from "../../src/common/exec.js";
 import { adoptable, assertActionlintClean, assertToolchainWorks, executa, executaJson, goToolsFolder, readJson, snapshot, tempFolder } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(dirname(d), { recursive: true, force: true })));
 
-test("several main files: refused without --entry (the folder byte for byte as it was), adopted with --entry, built from that main's file set", { skip: !which("go") && "go is not installed", timeout: 10 * 60_000 }, async (t) => {
+test("several main files: refused without --entry (the folder byte for byte as it was), adopted with --entry, built from that main's file set", { ...requires("go"), timeout: 10 * 60_000 }, async (t) => {
   const dir = tempFolder("gotools");
   made.push(dir);
   goToolsFolder(dir);
@@ -55,7 +55,7 @@ test("several main files: refused without --entry (the folder byte for byte as i
   assert.equal(other.code, 0, `the file set cross-builds like a package: ${other.shown}`);
 });
 
-test("a module with its program in cmd/<name>/: init offers that package, and the toolchain works on it", { skip: !which("go") && "go is not installed", timeout: 10 * 60_000 }, async () => {
+test("a module with its program in cmd/<name>/: init offers that package, and the toolchain works on it", { ...requires("go"), timeout: 10 * 60_000 }, async () => {
   const dir = adoptable("cmdlayout", { "go.mod": "go/sampling-tool/go.mod", "cmd/sampling-tool/main.go": "go/sampling-tool/main.go" });
   made.push(dir);
   const init = await executaJson<{ type: string; entry: string; command: string[]; tool_id: string }>(dir, "init", "--yes");

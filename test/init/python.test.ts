@@ -9,15 +9,14 @@ import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { parse } from "yaml";
 import { workflowMatrix } from "../../src/builder/index.js";
-import { pyinstallerMissing } from "../builder/helpers.js";
 import { adoptable, assertActionlintClean, assertToolchainWorks, executaJson, readJson } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(dirname(d), { recursive: true, force: true })));
 
-const missing = await pyinstallerMissing();
 
-test("a lone script without a manifest name: the folder names it, Anna gets `python3 <script>`, the build is verified with that name", { skip: missing, timeout: 10 * 60_000 }, async (t) => {
+test("a lone script without a manifest name: the folder names it, Anna gets `python3 <script>`, the build is verified with that name", { ...requires("pyinstaller"), timeout: 10 * 60_000 }, async (t) => {
   const dir = adoptable("unit-converter", { "convert.py": "python/strict_args.py" });
   made.push(dir);
   const init = await executaJson<{ tool_id: string; type: string; entry: string; command: string[] }>(dir, "init", "--ci");
@@ -36,7 +35,7 @@ test("a lone script without a manifest name: the folder names it, Anna gets `pyt
   assert.equal(build.targets[0]!.runtime, "pyinstaller");
 });
 
-test("a pyproject package: init takes the [project.scripts] entry and needs no command; PyInstaller builds the script's function", { skip: missing, timeout: 10 * 60_000 }, async () => {
+test("a pyproject package: init takes the [project.scripts] entry and needs no command; PyInstaller builds the script's function", { ...requires("pyinstaller"), timeout: 10 * 60_000 }, async () => {
   const dir = adoptable("notebook", { "storage_notes/__main__.py": "python/storage_notebook.py" });
   made.push(dir);
   writeFileSync(join(dir, "storage_notes", "__init__.py"), "");

@@ -9,9 +9,10 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
-import { exec, which } from "../../src/common/exec.js";
+import { exec } from "../../src/common/exec.js";
 import { PACKAGE_ROOT } from "../../src/common/package-info.js";
 import { adoptable, executa, executaJson, snapshot, tempFolder } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(dirname(d), { recursive: true, force: true })));
@@ -98,7 +99,7 @@ test("bad flags: --entry outside the folder or missing, --entry with a command, 
   await assertRefused(dir, ["--tool-id", "Not Valid"], 2, /invalid --tool-id 'Not Valid'/, /--tool-id tool-acme-my-plugin/);
 });
 
-test("-- <command>: the command is what executa.json records, project-relative, and its file becomes the entry", { skip: !which("python3") && "python3 is not installed" }, async () => {
+test("-- <command>: the command is what executa.json records, project-relative, and its file becomes the entry", requires("python3"), async () => {
   const dir = adoptable("cmd", { "plugin.py": "python/storage_notebook.py" });
   made.push(dir);
   const r = await executaJson<{ type: string; command: string[]; entry: string; tool_id: string }>(dir, "init", "--tool-id", "tool-acme-notebook", "--", "python3", join(dir, "plugin.py"));
@@ -132,7 +133,7 @@ read(b"Next steps", 60)
 sys.stdout.write(out.decode("utf8", "replace"))
 `;
 
-test("on a terminal, several candidates become a question; the one chosen is adopted", { skip: !which("python3") && "python3 drives the pseudo-terminal" }, async () => {
+test("on a terminal, several candidates become a question; the one chosen is adopted", requires("python3"), async () => {
   const dir = adoptable("two-on-a-tty", { "notes.mjs": "node/notes-storage.mjs", "rates.mjs": "node/currency-converter.mjs" });
   made.push(dir);
   const r = await exec("python3", ["-c", PTY_DRIVER, process.execPath, join(PACKAGE_ROOT, "bin", "executa.js"), "init"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" }, timeoutMs: 120_000 });

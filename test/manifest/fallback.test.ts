@@ -8,7 +8,6 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { PACKAGE_ROOT, TEMPLATES_DIR } from "../../src/common/package-info.js";
-import { which } from "../../src/common/exec.js";
 import { sha256 } from "../../src/manifest/fallback/match.js";
 import { PRECOMPUTED, PRECOMPUTED_FILE } from "../../src/manifest/fallback/precomputed.js";
 import { generateManifest } from "../../src/manifest/index.js";
@@ -30,9 +29,7 @@ for (const lang of FALLBACK_LANGUAGES) for (const variant of TEMPLATE_NAMES) {
     if (variant === "examples") assert.deepEqual(entry.extraction.tools, TEMPLATE_TOOLS, "the template's tools equal test/fixtures/template-tools.json");
   });
 
-  test(`${lang} ${variant}: with the toolchain missing, a fresh scaffold gets exactly what a fresh extraction gives`, {
-    skip: (!templateExists(lang) && `templates/${lang} is empty`) || (!which(TOOLCHAIN[lang]) && `${TOOLCHAIN[lang]} is not installed (CI installs it)`),
-  }, async () => {
+  test(`${lang} ${variant}: with the toolchain missing, a fresh scaffold gets exactly what a fresh extraction gives`, templateExists(lang) ? requires(TOOLCHAIN[lang]) : { skip: `templates/${lang} is empty` }, async () => {
     const { dir } = await scaffoldTemplate(lang, "other-name", "github.com/acme/other-name", variant);
     const fresh = await freshExtraction(dir);
     const withToolchain = await generateManifest(dir);

@@ -10,13 +10,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { which } from "../../src/common/exec.js";
 import { PACKAGE_ROOT } from "../../src/common/package-info.js";
 import { executaJson, tsProject, writeProject } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 const BIN = join(PACKAGE_ROOT, "bin", "executa.js");
-const HAS_PYTHON = Boolean(which("python3"));
-const HAS_GO = Boolean(which("go"));
 
 function manifest(dir: string, ...args: string[]) {
   const r = spawnSync(process.execPath, [BIN, "manifest", ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
@@ -45,7 +43,7 @@ const py = (files: Record<string, string>) =>
     ...files,
   });
 
-describe("Python projects we did not generate", { skip: !HAS_PYTHON && "python3 is not installed" }, () => {
+describe("Python projects we did not generate", requires("python3"), () => {
   it("no @tool anywhere: a located error that says what to add", () => {
     const dir = py({ "weather/main.py": "def forecast(city: str) -> str:\n    return city\n" });
     assertLocated(dir, /^weather\/__init__\.py:1:1: error: no function is decorated with @tool \(read: weather\/__init__\.py, weather\/main\.py\)/);
@@ -83,7 +81,7 @@ describe("TypeScript projects we did not generate", () => {
   });
 });
 
-describe("Go projects we did not generate", { skip: !HAS_GO && "go is not installed" }, () => {
+describe("Go projects we did not generate", requires("go"), () => {
   const go = (source: string | Buffer) => {
     const dir = writeProject({ "executa.json": executaJson("go"), "go.mod": "module example.com/weather\n\ngo 1.21\n" });
     writeFileSync(join(dir, "main.go"), source);
@@ -129,7 +127,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     assert.match(r.stderr, /hint: the plugin said: TypeError: config\.region is undefined/);
   });
 
-  it("a Python traceback's last line is the one kept", { skip: !HAS_PYTHON && "python3 is not installed" }, () => {
+  it("a Python traceback's last line is the one kept", requires("python3"), () => {
     const dir = plugin("");
     writeFileSync(join(dir, "plugin.py"), "import json\n\ndef load():\n    return json.loads('{')\n\nload()\n");
     const r = manifest(dir, "--from-plugin", "--", "python3", "plugin.py");

@@ -2,11 +2,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
-import { which } from "../../src/common/exec.js";
 import { generateManifest } from "../../src/manifest/index.js";
 import { executaJson, writeProject } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
-const HAS_GO = Boolean(which("go"));
 
 const TOOLS = `package main
 
@@ -112,7 +111,7 @@ function project(tools: string) {
   });
 }
 
-test("go shapes: json tags, omitempty and pointers, default and enum tags, const-block enums, embedded structs", { skip: !HAS_GO && "go is not installed" }, async () => {
+test("go shapes: json tags, omitempty and pointers, default and enum tags, const-block enums, embedded structs", requires("go"), async () => {
   const { manifest, diagnostics, outputs } = await generateManifest(project(TOOLS));
   assert.deepEqual(diagnostics.filter((d) => d.severity === "error"), []);
   const [shapes, parse] = manifest.tools;
@@ -154,7 +153,7 @@ var bindings = executa.Bindings{
   assert.equal(gofmt.stdout, "", "the bindings file is gofmt-clean");
 });
 
-test("go error paths, each with its file:line", { skip: !HAS_GO && "go is not installed" }, async () => {
+test("go error paths, each with its file:line", requires("go"), async () => {
   const { diagnostics } = await generateManifest(project(BAD));
   const lineOf = (needle: string) => BAD.split("\n").findIndex((l) => l.includes(needle)) + 1;
   const expect = (message: string, needle: string) => {

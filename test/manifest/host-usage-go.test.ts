@@ -9,13 +9,12 @@ import { spawnSync } from "node:child_process";
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { which } from "../../src/common/exec.js";
 import { PACKAGE_ROOT, TEMPLATES_DIR } from "../../src/common/package-info.js";
 import { generateManifest } from "../../src/manifest/index.js";
 import { formatDiagnostic } from "../../src/protocol/index.js";
 import { executaJson, whereIs, writeProject } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
-const HAS_GO = Boolean(which("go"));
 const BIN = join(PACKAGE_ROOT, "bin", "executa.js");
 
 const MAIN = `package main
@@ -134,7 +133,7 @@ async function warnings(dir: string): Promise<string[]> {
 const needs = (tool: string, helper: string, method: string, capability: string) =>
   `${tool} calls ${helper} (${method}), which needs ${capability} in host_capabilities; add it to executa.json and run executa manifest`;
 
-test("go: sampling without llm.sample is a warning at the call, an error with exit 2 under --strict; storage two functions away is found", { skip: !HAS_GO && "go is not installed" }, async () => {
+test("go: sampling without llm.sample is a warning at the call, an error with exit 2 under --strict; storage two functions away is found", requires("go"), async () => {
   const dir = project({ "tools.go": TOOLS, "memory.go": MEMORY });
   const sample = `${whereIs("tools.go", TOOLS, "executa.FromContext(ctx).Host.Sample(")}: warning: ${needs("summarize", "Host.Sample", "sampling/createMessage", '"llm.sample"')}`;
   const storage = `${whereIs("memory.go", MEMORY, "host.StorageSet(")}: warning: ${needs("save_note", "host.StorageSet", "storage/set", '"aps.kv" (or an "aps.scope.*" capability)')}`;
@@ -149,7 +148,7 @@ test("go: sampling without llm.sample is a warning at the call, an error with ex
   ]);
 });
 
-test("go: an unused capability is a warning on executa.json; the right ones are silent", { skip: !HAS_GO && "go is not installed" }, async () => {
+test("go: an unused capability is a warning on executa.json; the right ones are silent", requires("go"), async () => {
   const files = { "tools.go": TOOLS, "memory.go": MEMORY };
   const json = executaJson("go", { host_capabilities: ["llm.sample", "aps.scope.user.write", "host.upload"] });
   assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.scope.user.write", "host.upload"])), [
@@ -158,7 +157,7 @@ test("go: an unused capability is a warning on executa.json; the right ones are 
   assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.scope.user.write"])), []);
 });
 
-test("go: agent sessions by assignment and by parameter type, a constant Request method; a computed one keeps every capability", { skip: !HAS_GO && "go is not installed" }, async () => {
+test("go: agent sessions by assignment and by parameter type, a constant Request method; a computed one keeps every capability", requires("go"), async () => {
   const tools = `package main
 
 import (

@@ -9,13 +9,12 @@ import { spawnSync } from "node:child_process";
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { which } from "../../src/common/exec.js";
 import { PACKAGE_ROOT, TEMPLATES_DIR } from "../../src/common/package-info.js";
 import { generateManifest } from "../../src/manifest/index.js";
 import { formatDiagnostic } from "../../src/protocol/index.js";
 import { executaJson, whereIs, writeProject } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
-const HAS_PYTHON = Boolean(which("python3"));
 const BIN = join(PACKAGE_ROOT, "bin", "executa.js");
 
 const TOOLS = `from .executa import HostError, ToolContext, ToolError, tool
@@ -86,7 +85,7 @@ async function warnings(dir: string): Promise<string[]> {
 const needs = (tool: string, helper: string, method: string, capability: string) =>
   `${tool} calls ${helper} (${method}), which needs ${capability} in host_capabilities; add it to executa.json and run executa manifest`;
 
-test("python: sampling without llm.sample is a warning at the call, an error with exit 2 under --strict; storage two functions away is found", { skip: !HAS_PYTHON && "python3 is not installed" }, async () => {
+test("python: sampling without llm.sample is a warning at the call, an error with exit 2 under --strict; storage two functions away is found", requires("python3"), async () => {
   const dir = project({ "notes/tools.py": TOOLS, "notes/memory.py": MEMORY });
   const sample = `${whereIs("notes/tools.py", TOOLS, "ctx.host.sample(")}: warning: ${needs("summarize", "ctx.host.sample", "sampling/createMessage", '"llm.sample"')}`;
   const storage = `${whereIs("notes/memory.py", MEMORY, "host.storage.set(")}: warning: ${needs("save_note", "host.storage.set", "storage/set", '"aps.kv" (or an "aps.scope.*" capability)')}`;
@@ -101,7 +100,7 @@ test("python: sampling without llm.sample is a warning at the call, an error wit
   ]);
 });
 
-test("python: an unused capability is a warning on executa.json; the right ones are silent", { skip: !HAS_PYTHON && "python3 is not installed" }, async () => {
+test("python: an unused capability is a warning on executa.json; the right ones are silent", requires("python3"), async () => {
   const files = { "notes/tools.py": TOOLS, "notes/memory.py": MEMORY };
   const json = executaJson("python", { host_capabilities: ["llm.sample", "aps.kv", "llm.image"] });
   assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.kv", "llm.image"])), [
@@ -110,7 +109,7 @@ test("python: an unused capability is a warning on executa.json; the right ones 
   assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.kv"])), []);
 });
 
-test("python: sessions, keyword and constant request methods; a computed method keeps every capability", { skip: !HAS_PYTHON && "python3 is not installed" }, async () => {
+test("python: sessions, keyword and constant request methods; a computed method keeps every capability", requires("python3"), async () => {
   const tools = `from .executa import ToolContext, tool
 
 EDIT = "image/edit"

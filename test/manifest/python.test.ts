@@ -1,11 +1,10 @@
 /** The Python extractor: the shapes of issue 3 section 2, docstring styles, error paths with locations. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { which } from "../../src/common/exec.js";
 import { generateManifest } from "../../src/manifest/index.js";
 import { executaJson, writeProject } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
-const HAS_PYTHON = Boolean(which("python3"));
 
 const TOOLS = `from dataclasses import dataclass
 from enum import Enum
@@ -145,7 +144,7 @@ function project(tools: string) {
   });
 }
 
-test("python shapes: hints, Literal, Enum, TypedDict, dataclass, aliases, Optional, defaults, docstrings", { skip: !HAS_PYTHON && "python3 is not installed" }, async () => {
+test("python shapes: hints, Literal, Enum, TypedDict, dataclass, aliases, Optional, defaults, docstrings", requires("python3"), async () => {
   const { manifest, diagnostics, outputs } = await generateManifest(project(TOOLS));
   assert.deepEqual(diagnostics.filter((d) => d.severity === "error"), []);
   const [google, numpy, plain] = manifest.tools;
@@ -200,7 +199,7 @@ BINDINGS = {
   );
 });
 
-test("python error paths, each with its file:line", { skip: !HAS_PYTHON && "python3 is not installed" }, async () => {
+test("python error paths, each with its file:line", requires("python3"), async () => {
   const { diagnostics } = await generateManifest(project(BAD));
   const lineOf = (needle: string) => BAD.split("\n").findIndex((l) => l.includes(needle)) + 1;
   const expect = (message: string, needle: string, severity = "error") => {

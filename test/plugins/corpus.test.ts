@@ -6,13 +6,14 @@
  * with it, and their safety outcome is asserted too (canaries, peak RSS, exit time, orphans).
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
-import { runChecks, type CheckResult } from "../../src/conform/index.js";
+import { CHECKS, FUZZ_CHECK_ID, runChecks, type CheckResult } from "../../src/conform/index.js";
+import { has, requires } from "../support/requires.js";
 import type { LaunchSpec } from "../../src/host/index.js";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -48,13 +49,12 @@ interface PluginEntry {
 
 interface Table {
   checks: string[];
-  proposedChecks: Record<string, string>;
   defaults: Record<string, Expectation>;
   plugins: Record<string, PluginEntry>;
 }
 
 const table = JSON.parse(readFileSync(join(CORPUS, "verdicts.json"), "utf8")) as Table;
-const ALL_IDS = [...table.checks, ...Object.keys(table.proposedChecks)];
+const ALL_IDS = table.checks;
 const statusOf = (e: Expectation): Status => (Array.isArray(e) ? e[0] : e);
 
 function expected(entry: PluginEntry): Record<string, Status> {
@@ -63,9 +63,6 @@ function expected(entry: PluginEntry): Record<string, Status> {
   return out;
 }
 
-const has = (command: string) => spawnSync(command, ["--version"], { stdio: "ignore" }).status === 0 || spawnSync(command, ["version"], { stdio: "ignore" }).status === 0;
-const hasPython = has("python3");
-const hasGo = has("go");
 
 /** Go plugins are built once, into a temp folder removed at the end. */
 const goBinaries = new Map<string, string>();
@@ -199,7 +196,7 @@ describe("plugin corpus: every plugin gets exactly the verdicts of verdicts.json
     pidDir = join(canaryDir, "pids");
     mkdirSync(pidDir);
     const goDirs = entries.filter(([, e]) => e.launch[0] === "go").map(([, e]) => e.cwd!);
-    if (hasGo) await buildGo(goDirs);
+    if (has("go")) await buildGo(goDirs);
   });
 
   after(() => {
@@ -210,6 +207,7 @@ describe("plugin corpus: every plugin gets exactly the verdicts of verdicts.json
   });
 
   it("the table names every check of the suite, and every plugin only known checks", () => {
+    assert.deepEqual(table.checks, [...CHECKS.map((c) => c.id), FUZZ_CHECK_ID], "verdicts.json's checks are the suite's (src/conform/checks), in report order");
     for (const [name, entry] of entries) {
       for (const id of Object.keys(entry.expect)) assert.ok(ALL_IDS.includes(id), `${name}: unknown check id ${id}`);
       for (const [id, e] of Object.entries(entry.expect)) {
@@ -220,9 +218,7 @@ describe("plugin corpus: every plugin gets exactly the verdicts of verdicts.json
   });
 
   for (const [name, entry] of entries) {
-    it(name, async (t) => {
-      if (entry.launch[0] === "python3" && !hasPython) return t.skip("python3 is not installed");
-      if (entry.launch[0] === "go" && !hasGo) return t.skip("go is not installed");
+    it(name, entry.launch[0] === "python3" || entry.launch[0] === "go" ? requires(entry.launch[0]) : {}, async (t) => {
       const launch = launchOf(entry);
       if (entry.via !== "cli") {
         const report = await runChecks(launch, { env: pluginEnv(name, entry) });

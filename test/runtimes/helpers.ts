@@ -55,11 +55,11 @@ export function goPlugin(): LaunchSpec {
 }
 
 /** Plays every vector (four at a time, shareable ones on shared plugins), then reports one test per vector. */
-export function vectorSuite(language: string, launch: () => LaunchSpec, options: { skip?: string | false } = {}): void {
+export function vectorSuite(language: string, launch: () => LaunchSpec, options: { skip?: string; signal?: AbortSignal } = {}): void {
   const only = process.env.EXECUTA_VECTORS?.split(",");
   const vectors = loadVectors(VECTORS).filter((v) => (!only || only.some((o) => v.id.startsWith(o))) && !(v.posix && process.platform === "win32"));
   const manifest = JSON.parse(readFileSync(TEST_MANIFEST, "utf8")) as unknown;
-  describe(`${language} runtime: the vectors`, { skip: options.skip ?? false }, () => {
+  describe(`${language} runtime: the vectors`, options, () => {
     let results = new Map<string, VectorResult>();
     before(async () => {
       results = await runVectors(vectors, launch(), { manifest, timeScale: Number(process.env.EXECUTA_TIME_SCALE ?? 1), concurrency: 4 });

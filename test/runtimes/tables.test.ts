@@ -5,7 +5,6 @@
  * helpers check before sending (played at each limit and one past it).
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -16,18 +15,18 @@ import {
   RESULT_TOO_LARGE, RpcError, SamplingError, SCHEMA_LIMITS, StorageError, UploadError,
 } from "../../src/protocol/index.js";
 import { goPlugin, pythonPlugin, TEMPLATES, tsPlugin } from "./helpers.js";
+import { requires } from "../support/requires.js";
 
 const CAPABILITIES = Object.keys(HOST_CAPABILITIES);
 /** Every reverse-RPC method: the mock host's, and every exact method the capability table names (web/*). */
 const METHODS = [
   ...new Set([...Object.keys(REVERSE_METHODS), ...Object.values(HOST_CAPABILITIES).flatMap((c) => (c.methods as readonly string[]).filter((m) => !/[/.]$/.test(m)))]),
 ];
-const have = (program: string, arg = "--version") => spawnSync(program, [arg]).status === 0;
 
 const RUNTIMES = [
-  { name: "TypeScript", launch: tsPlugin, skip: false as string | false, errors: "ts/src/executa/errors.ts", writer: "ts/src/executa/writer.ts" },
-  { name: "Python", launch: pythonPlugin, skip: !have("python3") && "python3 is not installed", errors: "python/__pyModule__/executa/errors.py", writer: "python/__pyModule__/executa/writer.py" },
-  { name: "Go", launch: goPlugin, skip: !have("go", "version") && "go is not installed", errors: "go/internal/executa/errors.go", writer: "go/internal/executa/writer.go" },
+  { name: "TypeScript", launch: tsPlugin, needs: requires(), errors: "ts/src/executa/errors.ts", writer: "ts/src/executa/writer.ts" },
+  { name: "Python", launch: pythonPlugin, needs: requires("python3"), errors: "python/__pyModule__/executa/errors.py", writer: "python/__pyModule__/executa/writer.py" },
+  { name: "Go", launch: goPlugin, needs: requires("go"), errors: "go/internal/executa/errors.go", writer: "go/internal/executa/writer.go" },
 ];
 
 /** Every error code a runtime may name, in the runtime's naming (SAMPLING_NOT_GRANTED), from src/protocol. */
@@ -178,7 +177,7 @@ function resultLimitVector(): Vector {
 }
 
 for (const runtime of RUNTIMES) {
-  describe(`${runtime.name} runtime: the tables are create-executa's`, { skip: runtime.skip }, () => {
+  describe(`${runtime.name} runtime: the tables are create-executa's`, runtime.needs, () => {
     test("every error code it names is the protocol's", () => {
       const found = codesIn(readFileSync(join(TEMPLATES, runtime.errors), "utf8"));
       for (const [name, code] of found) assert.equal(code, PROTOCOL_CODES.get(name), `${runtime.errors}: ${name} = ${code}`);

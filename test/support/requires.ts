@@ -7,6 +7,11 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { platformVenv } from "./platform.js";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** This repository's node_modules/.bin (from dist/test/support). */
+const NODE_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "node_modules", ".bin");
 
 interface Tool {
   /** True when it is usable here. */
@@ -31,6 +36,9 @@ export const TOOLS = {
   },
   shellcheck: { present: runs("shellcheck", "--version"), install: "apt-get install shellcheck" },
   platform: { present: () => platformVenv() !== undefined, install: "node scripts/install-platform.mjs (Anna's platform packages at data/platform-packages.json's pins, in a venv)" },
+  pnpm: { present: runs(join(NODE_BIN, "pnpm"), "--version"), install: "npm ci (pnpm is a devDependency of this repository)" },
+  yarn: { present: runs(join(NODE_BIN, "yarn"), "--version"), install: "npm ci (yarn is a devDependency of this repository)" },
+  bun: { present: runs(join(NODE_BIN, "bun"), "--version"), install: "npm ci (bun is a devDependency of this repository)" },
   actionlint: { present: runs("actionlint", "--version"), install: "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 (and put $(go env GOPATH)/bin on PATH)" },
 } satisfies Record<string, Tool>;
 
@@ -49,4 +57,16 @@ export function requires(...tools: ToolName[]): { skip?: string; signal?: AbortS
   const reason = missing.map((t) => `${t} is not installed (${TOOLS[t].install})`).join("; ");
   if (process.env.CI) return { signal: AbortSignal.abort(new Error(`CI needs this test's tools: ${reason}`)) };
   return { skip: reason };
+}
+
+/**
+ * For the part of a test that needs a tool the rest does not: true when it is here; otherwise
+ * under CI it throws with the install hint, and elsewhere it skips the test naming the tool.
+ */
+export function optional(tool: ToolName, t: { skip(message?: string): void }): boolean {
+  if (has(tool)) return true;
+  const reason = `${tool} is not installed (${TOOLS[tool].install})`;
+  if (process.env.CI) throw new Error(`CI needs this test's tools: ${reason}`);
+  t.skip(reason);
+  return false;
 }

@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { answerSamplingByHand, checkTextStatsForm, exportAndReplay, invokeTextStats, openPage, SECRET, selectTool, shoot, signWithCredential, tab } from "./inspect-flow.js";
-import { executa, launchBrowser, noChromium, rawRequest, scaffoldPlugin, startInspect } from "./inspect-helpers.js";
+import { executa, launchBrowser, rawRequest, scaffoldPlugin, startInspect } from "./inspect-helpers.js";
+import { requires } from "../support/requires.js";
 
 const EXTRA_TOOLS = `
 /**
@@ -59,7 +60,7 @@ export function shout(word: string): string {
 }
 `;
 
-test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { skip: noChromium, timeout: 15 * 60_000 }, async (t) => {
+test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { ...requires("chromium"), timeout: 15 * 60_000 }, async (t) => {
   const shots = mkdtempSync(join(tmpdir(), "executa-inspect-screenshots-ts-"));
   t.diagnostic(`screenshots: ${shots}`);
   console.log(`# screenshots of the main views: ${shots}`);

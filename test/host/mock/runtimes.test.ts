@@ -5,20 +5,16 @@
  * language's own HTTP client.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { MockHost, prepareLaunch, Session, type PreparedLaunch } from "../../../src/host/index.js";
 import { PROTOCOL_V2 } from "../../../src/protocol/index.js";
 import { PROBES, type ProbeLanguage } from "./probe-plugins.js";
+import { requires } from "../../support/requires.js";
 
 type Reply = { ok: true; result: Record<string, unknown> & { [k: string]: unknown } } | { ok: false; code: number; message: string; data: { errorCode?: string } | null };
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const available: Record<ProbeLanguage, string | undefined> = {
-  ts: undefined,
-  python: spawnSync("python3", ["--version"]).status === 0 ? undefined : "python3 is not installed",
-  go: spawnSync("go", ["version"]).status === 0 ? undefined : "go is not installed",
-};
+const NEEDS: Record<ProbeLanguage, ReturnType<typeof requires>> = { ts: requires(), python: requires("python3"), go: requires("go") };
 
 interface Probe {
   call(method: string, params?: Record<string, unknown>): Promise<Reply>;
@@ -182,7 +178,7 @@ const SCENARIOS: [string, (p: Probe) => Promise<void>][] = [
 ];
 
 for (const lang of ["ts", "python", "go"] as const) {
-  describe(`mock host methods through the ${lang} runtime`, { skip: available[lang] }, () => {
+  describe(`mock host methods through the ${lang} runtime`, NEEDS[lang], () => {
     let prepared: PreparedLaunch;
     let session: Session;
     const host = new MockHost();

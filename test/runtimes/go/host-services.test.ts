@@ -5,15 +5,13 @@
  * it (JSON.parse, then JSON.stringify), not on the bytes Go writes.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { runVectors, type Step, type Vector } from "../../../src/conform/vectors.js";
 import { MockHost, Session, type Answer, type LaunchSpec, type ReverseContext } from "../../../src/host/index.js";
 import { goPlugin } from "../helpers.js";
-
-const skip = spawnSync("go", ["version"]).status !== 0 && "go is not installed";
+import { requires } from "../../support/requires.js";
 
 /** A PUT endpoint: `/status/<n>` answers n, `/hang` never answers. */
 async function putServer(): Promise<{ server: Server; base: string }> {
@@ -42,7 +40,7 @@ class BrokenPutHost extends MockHost {
 
 type ServiceData = { result?: Record<string, unknown>; error?: { code: number; code_name: string; message: string } };
 
-describe("Go host-service helpers", { skip }, () => {
+describe("Go host-service helpers", requires("go"), () => {
   let plugin: LaunchSpec;
   let put: { server: Server; base: string };
   let host: BrokenPutHost;

@@ -5,10 +5,9 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { goModule, REPO } from "../helpers.js";
+import { requires } from "../../support/requires.js";
 
-const skip = spawnSync("go", ["version"]).status !== 0 && "go is not installed";
-
-test("the Go runtime's unit tests pass", { skip }, () => {
+test("the Go runtime's unit tests pass", requires("go"), () => {
   const root = goModule({ "internal/executa": join(REPO, "test", "runtimes", "go", "unit") });
   try {
     const run = spawnSync("go", ["test", "./internal/executa/"], { cwd: root, encoding: "utf8", env: { ...process.env, GOFLAGS: "-count=1" } });

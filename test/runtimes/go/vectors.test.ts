@@ -1,6 +1,5 @@
 /** The Go runtime (templates/go/internal/executa) against every runtime vector. */
-import { spawnSync } from "node:child_process";
 import { goPlugin, vectorSuite } from "../helpers.js";
+import { requires } from "../../support/requires.js";
 
-const go = spawnSync("go", ["version"]).status === 0;
-vectorSuite("Go", goPlugin, { skip: !go && "go is not installed" });
+vectorSuite("Go", goPlugin, requires("go"));

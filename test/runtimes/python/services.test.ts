@@ -6,17 +6,16 @@
  * the real mock host.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { MockHost, parseRules, SCHEMA_LIMITS, Session } from "../../../src/host/index.js";
 import { PROTOCOL_V2 } from "../../../src/protocol/index.js";
 import { pythonPlugin } from "../helpers.js";
+import { requires } from "../../support/requires.js";
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const python = spawnSync("python3", ["--version"]).status === 0;
 const CAPABILITIES = ["llm.sample", "llm.agent.auto", "aps.files", "host.upload"];
 
 /** A local server for presigned PUT URLs: /ok answers 200 with an ETag, /refuse 503, /hang never. */
@@ -44,7 +43,7 @@ function schemaOf(bytes: number): Record<string, unknown> {
   return schema;
 }
 
-describe("Python runtime: the host-service helpers beyond the vectors", { skip: !python && "python3 is not installed" }, () => {
+describe("Python runtime: the host-service helpers beyond the vectors", requires("python3"), () => {
   let session: Session;
   let put: Awaited<ReturnType<typeof putServer>>;
   let host: MockHost;

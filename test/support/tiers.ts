@@ -1,0 +1,47 @@
+/**
+ * The one place that says which test files are in which tier (scripts/run-tests.mjs reads it from
+ * dist/). `npm test` runs the fast tier: every compiled test file except those listed here.
+ * `npm run test:all` runs both tiers, as CI does. Entries are paths under dist/ (a folder ends with
+ * "/"); tiers.test.ts proves each names something that exists, so a rename cannot slip a slow
+ * file into the fast tier.
+ */
+
+/** The full tier only: builds for every target, registries, a browser, the packed package. */
+export const FULL_TIER: readonly string[] = [
+  "test/e2e/", // the packed package installed and run as a user runs it, registries included
+  "test/builder/", // SEA, Bun, Go and PyInstaller builds for every target, qemu verification
+  "test/init/", // init adopts existing projects and builds them
+  "test/interop/", // the platform's own packages drive our plugins
+  "test/cli/examples.test.js", // every example of every verb's help, builds included
+  "test/workbench/inspect-browser.test.js", // Chromium
+  "test/workbench/inspect-languages.test.js", // Chromium, three languages
+];
+
+/** Files that publish to the local registry: the runner starts one verdaccio for all of them. */
+export const REGISTRY_FILES: readonly string[] = ["test/e2e/registry.test.js", "test/e2e/package-managers.test.js"];
+
+/** Recorded per-file durations (seconds) that schedule the longest files first. */
+export const DURATIONS_FILE = "test/durations.json";
+
+/** A compiled test file's path without the leading `dist/`, the form the lists above use. */
+export function relativeToDist(file: string): string {
+  return file.replace(/\\/g, "/").replace(/^(\.\/)?dist\//, "");
+}
+
+export function isFullTier(file: string): boolean {
+  const path = relativeToDist(file);
+  return FULL_TIER.some((entry) => (entry.endsWith("/") ? path.startsWith(entry) : path === entry));
+}
+
+export function needsRegistry(file: string): boolean {
+  return REGISTRY_FILES.includes(relativeToDist(file));
+}
+
+/**
+ * The order to run files in: unknown ones first (a new file may be the slowest), then the longest
+ * recorded first, so that the last file to start is a short one.
+ */
+export function schedule(files: readonly string[], durations: Readonly<Record<string, number>>): string[] {
+  const seconds = (file: string) => durations[relativeToDist(file)] ?? Infinity;
+  return [...files].sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b));
+}
