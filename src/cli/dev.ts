@@ -25,13 +25,16 @@ function parseArgs(text: string | undefined): Record<string, unknown> {
 
 /** A one-shot's answer; a plugin that exits or falls silent before answering is one clear error. */
 async function oneShotAnswer(what: string, workbench: Workbench, ask: () => Promise<Response>): Promise<Response> {
-  const { PluginExited, RpcTimeout } = await import("../host/index.js");
+  const { describeExit, PluginExited, RpcTimeout } = await import("../host/index.js");
   try {
     return await ask();
   } catch (error) {
     if (!(error instanceof PluginExited || error instanceof RpcTimeout)) throw error;
     const tail = workbench.session?.stderr.trim().split("\n").slice(-3).join(" / ");
-    const message = error instanceof PluginExited ? `${error.message.replace(/^the plugin exited/, "the plugin exited during " + what)}` : `${error.message} (${what})`;
+    const message =
+      error instanceof RpcTimeout ? `${error.message} (${what})`
+      : error.spawnError ? error.message
+      : `the plugin exited during ${what} (${describeExit(error.exit)})`;
     throw new ExecutaError(message, { exitCode: ExitCode.Failed, hint: tail ? `its last stderr: ${printable(tail.slice(-300))}` : "it wrote nothing to stderr; run executa dev without --invoke to watch it" });
   }
 }

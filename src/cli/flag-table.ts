@@ -4,15 +4,12 @@ import type { Command } from "./command.js";
 
 const cell = (text: string) => text.replace(/\|/g, "\\|");
 
+/** `--name, -a <value>`: a switch shows no value (`--no-name` when it defaults to on). */
 function flagCell(name: string, option: OptionSpec): string {
-  if (option.type === "boolean") return option.default === true ? `--no-${name}` : `--${name}`;
   const aliases = [option.alias ?? []].flat().map((a) => `, -${a}`).join("");
-  const value = option.choices ? ` ${option.choices.join("|")}` : ` ${option.value ?? `<${name}>`}`;
-  return `--${name}${aliases}${value}`;
-}
-
-function booleanAliases(name: string, option: OptionSpec): string {
-  return option.type === "boolean" ? [option.alias ?? []].flat().map((a) => `, -${a}`).join("") : "";
+  if (option.type === "boolean") return `${option.default === true ? `--no-${name}` : `--${name}`}${aliases}`;
+  const value = option.choices ? option.choices.join("|") : (option.value ?? `<${name}>`);
+  return `--${name}${aliases} ${value}`;
 }
 
 /** One markdown table: positionals, `-- <command>`, then every option in declaration order. */
@@ -21,7 +18,7 @@ export function flagTable(command: Command): string {
   for (const [name, p] of Object.entries(command.positionals)) rows.push([`[${name}]`, p.doc ?? String(p.describe ?? "")]);
   if (command.dashDash) rows.push(["-- <command> [args]", command.dashDash]);
   for (const [name, option] of Object.entries(command.options)) {
-    rows.push([flagCell(name, option) + booleanAliases(name, option), option.doc ?? String(option.describe ?? "")]);
+    rows.push([flagCell(name, option), option.doc ?? String(option.describe ?? "")]);
   }
   return ["| flag | meaning |", "|---|---|", ...rows.map(([flag, meaning]) => `| \`${cell(flag)}\` | ${cell(meaning)} |`)].join("\n");
 }

@@ -11,7 +11,7 @@ import type { LaunchSpec } from "./launch.js";
 import { LineSplitter, type OversizeLine } from "./lines.js";
 import { MockHost, type ActiveInvoke } from "./mock/index.js";
 import { endGroup, signalGroup, spawnInGroup } from "./process-group.js";
-import { DescendantTracker, killAll, SESSION_MARK_VARIABLE } from "./descendants.js";
+import { DescendantTracker, killProcesses, SESSION_MARK_VARIABLE } from "./descendants.js";
 import { readProgress, type InvokeState, type ProgressEvent } from "./progress.js";
 import { BoundedList } from "./record-log.js";
 import { isOverResultLimit, resultTooLarge } from "./result-limit.js";
@@ -544,7 +544,7 @@ export class PluginChannel {
     this.ended ??= endGroup(this.child, END_GRACE_MS)
       .then(() => this.waitExit(STDOUT_DRAIN_MS + 2000))
       .then(() => {
-        this.escapedDescendants = killAll(this.descendants.stop());
+        this.escapedDescendants = killProcesses(this.descendants.stop());
       });
     return this.ended;
   }

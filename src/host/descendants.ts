@@ -113,7 +113,7 @@ export class DescendantTracker {
 }
 
 /** SIGKILLs the processes; the ones that were still there. */
-export function killAll(processes: readonly { pid: number; name: string }[]): { pid: number; name: string }[] {
+export function killProcesses(processes: readonly { pid: number; name: string }[]): { pid: number; name: string }[] {
   return processes.filter((p) => {
     try {
       process.kill(p.pid, "SIGKILL");
