@@ -1,7 +1,8 @@
 /**
  * Every example the help prints runs as written: in a scaffolded Go project named my-plugin (the
  * name the examples use) with its first commit tagged v1.2.0 (the release the examples compare
- * with); for create, in an empty folder; for init, in a fresh Go folder with several main files.
+ * with) and SIGNING_SECRET exported (the credential an example reads from the environment); for
+ * create, in an empty folder; for init, in a fresh Go folder with several main files.
  * `npm create …` lines are run by the registry journey (test/e2e/registry.test.ts).
  */
 import assert from "node:assert/strict";
@@ -19,10 +20,11 @@ import { requires } from "../support/requires.js";
 const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bin");
 const root = mkdtempSync(join(tmpdir(), "executa-examples-"));
 const project = join(root, "my-plugin");
+const env = { ...process.env, CI: "true", NO_COLOR: "1", SIGNING_SECRET: "an example secret" };
 
 function runExample(program: Program, line: string, cwd: string) {
   const command = line.replace(/^\$0/, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(BIN, `${program}.js`))}`);
-  const r = spawnSync("sh", ["-c", command], { cwd, input: "", encoding: "utf8", timeout: 5 * 60_000, env: { ...process.env, CI: "true", NO_COLOR: "1" } });
+  const r = spawnSync("sh", ["-c", command], { cwd, input: "", encoding: "utf8", timeout: 5 * 60_000, env });
   return { code: r.status, output: `${line}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}` };
 }
 
@@ -32,7 +34,7 @@ function runExample(program: Program, line: string, cwd: string) {
  */
 async function runUntilInterrupted(program: Program, line: string, cwd: string) {
   const command = line.replace(/^\$0/, `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(BIN, `${program}.js`))}`);
-  const child = spawn("sh", ["-c", command], { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true", NO_COLOR: "1" } });
+  const child = spawn("sh", ["-c", command], { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -1,6 +1,7 @@
 /**
  * `executa inspect` from the packed and installed package: the page and its bundled script and
- * style come from the package itself (nothing is fetched at run time), and Ctrl-C stops it with 0.
+ * style come from the package itself (nothing is fetched at run time), the printed link's code buys
+ * the cookie they are served for, and Ctrl-C stops it with 0.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -25,13 +26,14 @@ test("the installed package serves the inspect page, its script and its style", 
     for (let i = 0; i < 600 && !stdout.includes("\n") && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
     const { status, url } = JSON.parse(stdout.split("\n")[0]!) as { status: string; url: string };
     assert.equal(status, "ok", stderr);
-    const token = new URL(url).searchParams.get("token")!;
     const page = await fetch(url);
     assert.equal(page.status, 200);
     assert.match(page.headers.get("content-security-policy") ?? "", /default-src 'none'; script-src 'self'/);
-    assert.match(await page.text(), /<script type="module" src="\/app\.js\?token=/);
+    assert.match(await page.text(), /<script type="module" src="\/app\.js">/);
+    const cookie = /^[^;]+/.exec(page.headers.get("set-cookie") ?? "")?.[0];
+    assert.ok(cookie, "the printed link's code buys the session cookie");
     for (const [asset, type] of [["app.js", /javascript/], ["app.css", /css/]] as const) {
-      const r = await fetch(new URL(`/${asset}?token=${token}`, url));
+      const r: Response = await fetch(new URL(`/${asset}`, url), { headers: { cookie } });
       assert.equal(r.status, 200, asset);
       assert.match(r.headers.get("content-type") ?? "", type);
       assert.ok((await r.text()).length > 1000, `${asset} is the bundled file`);

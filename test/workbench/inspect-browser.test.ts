@@ -1,9 +1,9 @@
 /**
  * `executa inspect` in a real browser (Debian's Chromium through playwright-core) on a scaffolded
- * TypeScript plugin with three more tools (an object parameter, a `_display` result, a result
- * big enough for file transport): the forms, an invoke, sampling by hand nested in the trace, a
- * credential, export and replay, the simulated host, --watch, conformance, and the page refusing
- * requests without the token or from another origin. Screenshots go to a printed folder.
+ * TypeScript plugin with three more tools (an object parameter, a `_display` result, a long
+ * text: inline at 700 KB, RESULT_TOO_LARGE over 4 MiB): the forms, an invoke, sampling by hand
+ * nested in the trace, a credential, export and replay, the simulated host, --watch,
+ * conformance, and the page refusing requests without the token or from another origin. Screenshots go to a printed folder.
  */
 import assert from "node:assert/strict";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { answerSamplingByHand, checkTextStatsForm, exportAndReplay, invokeTextStats, openPage, SECRET, selectTool, shoot, signWithCredential, tab } from "./inspect-flow.js";
+import { answerSamplingByHand, checkTextStatsForm, exportAndReplay, invokeAndWait, invokeTextStats, openPage, SECRET, selectTool, shoot, signWithCredential, tab } from "./inspect-flow.js";
 import { executa, launchBrowser, rawRequest, scaffoldPlugin, startInspect } from "./inspect-helpers.js";
 import { requires } from "../support/requires.js";
 
@@ -84,9 +84,7 @@ test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { 
     await settings.locator("textarea[data-kind=json]").fill("[1]");
     assert.match(await settings.locator(".problems").innerText(), /must be a JSON object/);
     await settings.locator("textarea[data-kind=json]").fill('{"theme": "dark", "size": 3}');
-    await page.click('form[data-tool="merge_settings"] [data-action="invoke"]');
-    const merged = page.locator('article.result[data-tool="merge_settings"]').first();
-    await merged.waitFor();
+    const merged = await invokeAndWait(page, "merge_settings");
     assert.match(await merged.locator('[data-part="data"]').innerText(), /theme: "dark"/);
 
     await invokeTextStats(page, shots);
@@ -94,21 +92,21 @@ test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { 
     // _display shown apart, as the chat UI gets it; the model's data without it.
     await selectTool(page, "greeting_card");
     await page.fill('form[data-tool="greeting_card"] .field[data-param="name"] textarea', "Ada");
-    await page.click('form[data-tool="greeting_card"] [data-action="invoke"]');
-    const card = page.locator('article.result[data-tool="greeting_card"]').first();
-    await card.waitFor();
+    const card = await invokeAndWait(page, "greeting_card");
     assert.match(await card.locator('[data-part="display"]').innerText(), /# Hello, Ada!/);
     assert.doesNotMatch(await card.locator('[data-part="data"]').innerText(), /_display/);
     assert.match(await card.locator('[data-part="data"]').innerText(), /greeted: "Ada"/);
     await shoot(page, shots, "tools-display-result");
 
-    // A 700 KB answer comes by file transport, marked with its size (in the result and the trace).
+    // A 700 KB answer comes inline, as the platform reads it; one over 4 MiB is the runtime's RESULT_TOO_LARGE error.
     await selectTool(page, "long_text");
     await page.fill('form[data-tool="long_text"] .field[data-param="size"] input', "700000");
-    await page.click('form[data-tool="long_text"] [data-action="invoke"]');
-    const long = page.locator('article.result[data-tool="long_text"]').first();
-    await long.waitFor();
-    assert.match(await long.locator('[data-part="file"]').innerText(), /by file transport, 683\.\d KiB/);
+    const long = await invokeAndWait(page, "long_text");
+    assert.equal(await long.getAttribute("data-status"), "success");
+    assert.equal(await long.locator('[data-part="file"]').count(), 0, "no file transport");
+    await page.fill('form[data-tool="long_text"] .field[data-param="size"] input', "5000000");
+    const tooLong = await invokeAndWait(page, "long_text");
+    assert.match(await tooLong.locator('[data-part="error"]').innerText(), /result too large: \d+ bytes is over the platform's 4 MiB result limit/);
 
     await answerSamplingByHand(page, shots);
     await signWithCredential(page, shots);
@@ -119,24 +117,18 @@ test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { 
     await page.waitForFunction(() => (document.querySelector('input[data-refuse="llm.sample"]') as HTMLInputElement).checked);
     await selectTool(page, "summarize");
     await page.fill('form[data-tool="summarize"] .field[data-param="text"] textarea', "Refused, this time.");
-    const summaries = await page.locator('article.result[data-tool="summarize"]').count();
-    await page.click('form[data-tool="summarize"] [data-action="invoke"]');
-    await page.waitForFunction((n) => document.querySelectorAll('article.result[data-tool="summarize"]').length > n, summaries);
-    const refused = page.locator('article.result[data-tool="summarize"]').first();
+    const refused = await invokeAndWait(page, "summarize");
     assert.equal(await refused.getAttribute("data-status"), "tool-error");
     assert.match(await refused.innerText(), /refused the sampling request.*NOT_GRANTED/s);
     await tab(page, "mock");
     await page.uncheck('input[data-refuse="llm.sample"]');
 
-    // A v1 host sends no initialize: the plugin restarts, reports 1.1, and its sampling helper says why it cannot.
+    // A v1 host offers 1.1 in its initialize: the plugin restarts, reports 1.1, and its sampling helper says why it cannot.
     await page.selectOption('select[data-role="protocol"]', "1.1");
     await page.waitForFunction(() => /1\.1/.test(document.querySelector('[data-role="protocol"]')?.textContent ?? "") && document.body.dataset.plugin === "ready");
     await selectTool(page, "summarize");
     await page.fill('form[data-tool="summarize"] .field[data-param="text"] textarea', "A v1 host.");
-    const before = await page.locator('article.result[data-tool="summarize"]').count();
-    await page.click('form[data-tool="summarize"] [data-action="invoke"]');
-    await page.waitForFunction((n) => document.querySelectorAll('article.result[data-tool="summarize"]').length > n, before);
-    assert.match(await page.locator('article.result[data-tool="summarize"]').first().innerText(), /protocol 2\.0/);
+    assert.match(await (await invokeAndWait(page, "summarize")).innerText(), /protocol 2\.0/);
     await tab(page, "mock");
     await page.selectOption('select[data-role="protocol"]', "2.0");
     await page.waitForFunction(() => /protocol 2\.0/.test(document.querySelector('[data-role="protocol"]')?.textContent ?? "") && document.body.dataset.plugin === "ready");

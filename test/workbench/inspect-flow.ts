@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { executa, type Running } from "./inspect-helpers.js";
 
 export const SECRET = "s3cret-signing-key-for-the-test";
@@ -38,12 +38,21 @@ export async function selectTool(page: Page, tool: string): Promise<void> {
 }
 
 /** The newest result card of a tool, once there is one more than `before`. */
-async function newResult(page: Page, tool: string, before: number) {
-  await page.waitForFunction(([t, n]) => document.querySelectorAll(`article.result[data-tool="${t}"]`).length > (n as number), [tool, before] as const);
-  return page.locator(`article.result[data-tool="${tool}"]`).first();
+/** The finished result cards of `tool` (a running invoke has its own card until it answers). */
+const finished = (tool: string) => `article.result[data-tool="${tool}"]:not([data-status="running"])`;
+
+/** Clicks the tool's Invoke; the function it returns waits for that invoke's result card. */
+export async function startInvoke(page: Page, tool: string): Promise<() => Promise<Locator>> {
+  const before = await page.locator(finished(tool)).count();
+  await page.click(`form[data-tool="${tool}"] [data-action="invoke"]`);
+  return async () => {
+    await page.waitForFunction(([selector, n]) => document.querySelectorAll(selector as string).length > (n as number), [finished(tool), before] as const);
+    return page.locator(finished(tool)).first();
+  };
 }
 
-const resultCount = (page: Page, tool: string) => page.locator(`article.result[data-tool="${tool}"]`).count();
+/** Clicks the tool's Invoke and returns the result card of that invoke once it has answered. */
+export const invokeAndWait = async (page: Page, tool: string): Promise<Locator> => (await startInvoke(page, tool))();
 
 /** One generated field per parameter type of text_stats, and the runtime's check before sending. */
 export async function checkTextStatsForm(page: Page): Promise<void> {
@@ -90,9 +99,7 @@ export async function invokeTextStats(page: Page, folder: string): Promise<void>
   await form.locator('.field[data-param="top"] input').fill("2");
   await form.locator('.field[data-param="ignore"] button.add').click();
   await form.locator('.field[data-param="ignore"] .item textarea').fill("and");
-  const before = await resultCount(page, "text_stats");
-  await form.locator('[data-action="invoke"]').click();
-  const card = await newResult(page, "text_stats", before);
+  const card = await invokeAndWait(page, "text_stats");
   assert.equal(await card.getAttribute("data-status"), "success");
   const raw = JSON.parse(await card.locator("details.raw pre").textContent() ?? "{}") as { result: { data: Record<string, unknown> } };
   assert.deepEqual(raw.result.data.top, [{ word: "the", count: 3 }, { word: "bat", count: 1 }]);
@@ -111,8 +118,7 @@ export async function answerSamplingByHand(page: Page, folder: string, answer = 
   await selectTool(page, "summarize");
   const form = page.locator('form[data-tool="summarize"]');
   await form.locator('.field[data-param="text"] textarea').fill("The cat sat on the mat. The cat wore a hat.");
-  const before = await resultCount(page, "summarize");
-  await form.locator('[data-action="invoke"]').click();
+  const answered = await startInvoke(page, "summarize");
   const pending = page.locator("article.pending").first();
   await pending.waitFor();
   assert.match(await pending.locator("pre.prompt").innerText(), /The cat sat on the mat/);
@@ -121,7 +127,7 @@ export async function answerSamplingByHand(page: Page, folder: string, answer = 
   await shoot(page, folder, "sampling-by-hand-pending");
   await pending.locator('textarea[data-role="answer"]').fill(answer);
   await pending.locator('[data-action="answer"]').click();
-  const card = await newResult(page, "summarize", before);
+  const card = await answered();
   assert.equal(await card.getAttribute("data-status"), "success", await card.innerText());
   assert.match(await card.locator('[data-part="data"]').innerText(), new RegExp(answer.replace(".", "\\.")));
   await page.waitForSelector("section.pending-panel", { state: "hidden" });
@@ -155,9 +161,7 @@ export async function signWithCredential(page: Page, folder: string): Promise<vo
   assert.equal(await credential.locator("input").inputValue(), "", "the input is cleared once the value went to the server");
   const form = page.locator('form[data-tool="sign_message"]');
   await form.locator('.field[data-param="message"] textarea').fill("hello");
-  const before = await resultCount(page, "sign_message");
-  await form.locator('[data-action="invoke"]').click();
-  const card = await newResult(page, "sign_message", before);
+  const card = await invokeAndWait(page, "sign_message");
   assert.equal(await card.getAttribute("data-status"), "success", await card.innerText());
   const raw = JSON.parse(await card.locator("details.raw pre").textContent() ?? "{}") as { result: { data: { signature: string } } };
   assert.equal(raw.result.data.signature, createHmac("sha256", SECRET).update("hello", "utf8").digest("hex"));
@@ -197,6 +201,7 @@ export async function exportAndReplay(page: Page, dir: string, folder: string): 
   await page.click('[data-action="replay"]');
   const summary = page.locator('[data-role="replay-summary"]');
   await summary.waitFor();
-  assert.match(await summary.innerText(), /^(\d+) of \1 exchanges answered as recorded/);
+  const mismatches = await page.locator(".session-view tr.fail").allTextContents();
+  assert.match(await summary.innerText(), /^(\d+) of \1 exchanges answered as recorded/, mismatches.join("\n").slice(0, 4000));
   return file;
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { makeTempDir, removeNow } from "../../common/cleanup.js";
 import type { ConformanceReport } from "../../conform/index.js";
 import { HarnessRecorder, readFixture } from "../../host/index.js";
-import { PROTOCOL_V2 } from "../../protocol/index.js";
+import { PROTOCOL_V2, RESULT_TOO_LARGE } from "../../protocol/index.js";
 import type { WorkbenchExchange } from "../workbench.js";
 import { boundDepth, MAX_SHOWN_DEPTH } from "./bounded-depth.js";
 import { HttpError } from "./http.js";
@@ -32,12 +32,18 @@ function succeeded(x: WorkbenchExchange): boolean {
   return x.method !== "invoke" || result?.success === true;
 }
 
+function isTooLarge(answer: WorkbenchExchange["answer"]): boolean {
+  const data = "error" in answer ? (answer.error as { data?: { errorCode?: unknown } } | undefined)?.data : undefined;
+  return data?.errorCode === RESULT_TOO_LARGE;
+}
+
 /** Why a replay may answer differently, or undefined when it answers the same. */
 function whyNotReplayable(inspector: Inspector, x: WorkbenchExchange, manifests: Map<number, string>, current: string | undefined): string | undefined {
   if (manifests.get(x.session) !== undefined && manifests.get(x.session) !== current) return "recorded before the plugin changed (its manifest differs now)";
   if (x.invokeId && inspector.unusualAnswers.has(x.invokeId)) return `a reverse request was ${inspector.unusualAnswers.get(x.invokeId)}`;
   if (x.usedCredentials) return "it ran with credentials, which an export never carries";
   if (x.method === "invoke" && x.hostProtocol !== PROTOCOL_V2) return "recorded under a simulated v1 host (the replay speaks 2.0)";
+  if (isTooLarge(x.answer)) return `a ${RESULT_TOO_LARGE} error counts the frame's bytes, and a replay's request id may be longer or shorter`;
   return undefined;
 }
 

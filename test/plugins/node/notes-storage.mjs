@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // notes-storage: keeps notes in the host's persistent storage (storage/* reverse requests, three
 // scopes, optimistic writes with if_match, drafts with ttl_seconds). A careful v2 plugin: every
-// host call carries the invoke's context.invoke_id, and nothing is left waiting at EOF.
+// host call carries the invoke's context.invoke_id, and nothing is left waiting at EOF. Like the
+// official SDKs, it asks the host unless an initialize offered another protocol version.
 import { randomUUID } from "node:crypto";
 import readline from "node:readline";
 
@@ -47,7 +48,7 @@ const reply = (id, result) => write({ jsonrpc: "2.0", id, result });
 const replyError = (id, code, message, data) => write({ jsonrpc: "2.0", id, error: { code, message, ...(data && { data }) } });
 
 // ─── host calls ─────────────────────────────────────────────────────
-let v2 = false;
+let v2 = true;
 let stdinClosed = false;
 const pending = new Map();
 

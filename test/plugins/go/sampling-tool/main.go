@@ -1,7 +1,8 @@
 // sampling-tool: classifies text with the host's LLM (sampling/createMessage with a json_object
 // responseFormat). A careful v2 plugin: a goroutine per request, every reverse request carries the
 // invoke's context.invoke_id, and at EOF pending host calls are failed and every answer is written
-// before main returns.
+// before main returns. Like the official SDKs, it asks the host for sampling unless an initialize
+// offered another protocol version (Anna's local-dev runtime sends none).
 package main
 
 import (
@@ -45,7 +46,7 @@ var (
 	mu      sync.Mutex
 	pending = map[string]chan hostReply{}
 	closed  bool
-	v2      bool
+	v2      = true
 )
 
 func write(v map[string]any) {
