@@ -11,9 +11,9 @@ import { AgentService } from "./agent.js";
 import { BlobStore } from "./blobs.js";
 import { ruleAnswer, type Call, type HostEnv } from "./call.js";
 import { handleEmbeddings } from "./embeddings.js";
-import { IdSource } from "./ids.js";
 import { FileStore } from "./file-store.js";
 import { FilesService } from "./files.js";
+import { IdSource } from "./ids.js";
 import { ImageService } from "./image.js";
 import { KvStore } from "./kv.js";
 import { namespaceOf } from "./namespaces.js";
@@ -40,6 +40,7 @@ const REPLAY_SEED = "executa-replay";
 export function replayable(options: MockHostOptions = {}): MockHostOptions {
   return { clock: REPLAY_CLOCK, seed: REPLAY_SEED, ...options };
 }
+
 export const DEFAULT_CANNED_TEXT = "This is a canned reply from the executa mock host.";
 /** The most bytes of files/* kept in a storage folder. */
 const DISK_QUOTA_BYTES = 1024 ** 3;
