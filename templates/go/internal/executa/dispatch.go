@@ -61,9 +61,13 @@ func (s *server) line(b []byte) {
 		return
 	}
 	if nestsTooDeep(b) {
-		valid, idText := scanDeep(b)
+		valid, idText, response := scanDeep(b)
 		if !valid {
 			s.writer.error(nullID, CodeParseError, fmt.Sprintf("Parse error: not valid JSON (and nested deeper than %d levels)", maxDepth), nil)
+			return
+		}
+		if response { // never answered: the reverse request it names fails instead
+			s.channel.tooDeep(idText)
 			return
 		}
 		id := nullID

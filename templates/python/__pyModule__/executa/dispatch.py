@@ -134,8 +134,12 @@ class Dispatcher:
     def parse_error(self, message: str) -> None:
         self._writer.error(None, PARSE_ERROR, message)
 
-    def too_deep(self, id) -> None:
-        """Valid JSON nested too deep to take; ``id`` is its top-level id, if a shallow scan found one."""
+    def too_deep(self, id, response: bool) -> None:
+        """Valid JSON nested too deep to take; ``id`` is its top-level id, if a shallow scan found one.
+        A response is never answered: the reverse request it names fails instead."""
+        if response:
+            self._channel.too_deep(id)
+            return
         id = request_id(id)
         self._writer.error(None if id is _NO_ID else id, INVALID_PARAMS, f"Invalid params: JSON nests deeper than {MAX_DEPTH} levels")
 

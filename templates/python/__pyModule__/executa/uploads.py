@@ -98,11 +98,10 @@ def upload(
     common = {"filename": filename, "mime_type": mime_type, **_given({"purpose": purpose, "metadata": metadata})}
     if len(data) <= INLINE_UPLOAD_MAX_BYTES:
         content_b64 = base64.b64encode(data).decode("ascii")
-        return r.request(method, {"mode": "inline", **common, "content_b64": content_b64}, timeout)
-    offer = r.request(method, {"mode": "negotiate", **common, "size_bytes": len(data)}, timeout)
+        return r.call(method, {"mode": "inline", **common, "content_b64": content_b64}, timeout)
+    offer = r.call(method, {"mode": "negotiate", **common, "size_bytes": len(data)}, timeout)
     _put(r, method, UPLOAD_STORAGE_ERROR, offer, data, timeout)
-    r2_key = offer.get("r2_key") if isinstance(offer, dict) else None
-    return r.request(method, {"mode": "confirm", "r2_key": r2_key}, timeout)
+    return r.call(method, {"mode": "confirm", "r2_key": offer.get("r2_key")}, timeout)
 
 
 class Files:
@@ -129,10 +128,10 @@ class Files:
         begin = "files/upload_begin"
         where = {"path": path, **scope_of(self._r, begin, scope)}
         content = _given({"content_type": content_type})
-        offer = self._r.request(begin, {**where, "size_bytes": len(data), **content, **_given({"metadata": metadata})}, timeout)
+        offer = self._r.call(begin, {**where, "size_bytes": len(data), **content, **_given({"metadata": metadata})}, timeout)
         etag = _put(self._r, begin, STORAGE_UPSTREAM, offer, data, timeout)
         complete = {**where, **_given({"etag": etag}), "size_bytes": len(data), **content}
-        return self._r.request("files/upload_complete", complete, timeout)
+        return self._r.call("files/upload_complete", complete, timeout)
 
     def download_url(
         self, path: str, *, scope: StorageScope | None = None, expires_in: int | None = None, timeout: float | None = None
@@ -140,8 +139,7 @@ class Files:
         """``files/download_url``: ``{url, expires_at}``, a URL that reads the file for ``expires_in`` seconds."""
         method = "files/download_url"
         expires = _given({"expires_in": expires_in, "ttl_seconds": expires_in})
-        answer = self._r.request(method, {"path": path, **scope_of(self._r, method, scope), **expires}, timeout)
-        a = answer if isinstance(answer, dict) else {}
+        a = self._r.call(method, {"path": path, **scope_of(self._r, method, scope), **expires}, timeout)
         return {"url": a["url"] if isinstance(a.get("url"), str) else a.get("get_url"), "expires_at": a.get("expires_at")}
 
     def list(
@@ -156,9 +154,9 @@ class Files:
         """``files/list``: ``{items: [{path, size_bytes, content_type, updated_at}], next_cursor}``."""
         method = "files/list"
         params = {**scope_of(self._r, method, scope), **_given({"prefix": prefix, "cursor": cursor, "limit": limit})}
-        return self._r.request(method, params, timeout)
+        return self._r.call(method, params, timeout)
 
     def delete(self, path: str, *, scope: StorageScope | None = None, timeout: float | None = None) -> dict:
         """``files/delete``: ``{deleted: True}``."""
         method = "files/delete"
-        return self._r.request(method, {"path": path, **scope_of(self._r, method, scope)}, timeout)
+        return self._r.call(method, {"path": path, **scope_of(self._r, method, scope)}, timeout)
