@@ -246,14 +246,15 @@ func (h *HostClient) object(method string, raw json.RawMessage) error {
 	return nil
 }
 
-// decode reads a result into out; a result that is not an object, or does not fit out, is
-// MALFORMED_RESULT.
+// decode reads a result into out; a result that is not an object is MALFORMED_RESULT. A member
+// of another type than out's field reads as absent (Raw keeps it), as TS and Python hand it on.
 func (h *HostClient) decode(method string, raw json.RawMessage, out any) error {
 	if err := h.object(method, raw); err != nil {
 		return err
 	}
 	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, out); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if err := json.Unmarshal(raw, out); err != nil && !errors.As(err, &typeErr) {
 			return h.malformed(method, "does not fit: "+err.Error())
 		}
 	}
