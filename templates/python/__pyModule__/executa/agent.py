@@ -41,8 +41,7 @@ def _str(value) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _run_of(result, log) -> AgentRun:
-    r = result if isinstance(result, dict) else {}
+def _run_of(r: dict, log) -> AgentRun:
     frames = [f for f in _list(r.get("frames")) if isinstance(f, dict)]
     meta = next((f for f in frames if f.get("event") == "run_meta"), None)
     warnings: list = [w for w in _list(meta.get("warnings") if meta else None) if isinstance(w, dict)]

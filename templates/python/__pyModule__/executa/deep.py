@@ -82,9 +82,10 @@ def scan_deep(data: bytes):
                 if m is None:
                     return False, None, False
                 key = m.group()
-                if len(stack) == 1:
-                    top_keys.add(json.loads(key) if b"\\" in key else key[1:-1].decode("utf-8"))
-                key_is_id = len(stack) == 1 and (key == b'"id"' or (b"\\" in key and json.loads(key) == "id"))
+                top_key = (json.loads(key) if b"\\" in key else key[1:-1].decode("utf-8")) if len(stack) == 1 else None
+                if top_key is not None:
+                    top_keys.add(top_key)
+                key_is_id = top_key == "id"
                 want = _COLON
                 i = m.end()
         elif b == 0x5D and want == _VALUE_OR_CLOSE:

@@ -44,11 +44,10 @@ def _given(members: dict) -> dict:
     return {k: v for k, v in members.items() if v is not None}
 
 
-def _put(r, method: str, fail_code: int, offer, data: bytes, timeout: float | None) -> str | None:
+def _put(r, method: str, fail_code: int, offer: dict, data: bytes, timeout: float | None) -> str | None:
     """PUTs the bytes to the offer's ``put_url`` with its ``headers``, within the PUT timeout and the
     deadline. A status other than 200 or 201, or no answer, fails with ``fail_code`` (the
     namespace's TIMEOUT when the wait ran out). Returns the response's ETag header."""
-    offer = offer if isinstance(offer, dict) else {}
     url = offer.get("put_url")
     if not isinstance(url, str) or not re.match(r"https?://", url, re.IGNORECASE):
         raise r.error(method, fail_code, f"the host's put_url is not an http(s) URL: {json.dumps(url)}")

@@ -90,8 +90,7 @@ function given(members: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(members).filter(([, v]) => v !== undefined && v !== null));
 }
 
-function runOf(result: unknown, log: (message: string) => void): AgentRun {
-  const r = isObject(result) ? result : {};
+function runOf(r: Record<string, unknown>, log: (message: string) => void): AgentRun {
   const frames = (Array.isArray(r.frames) ? r.frames : []).filter(isObject) as AgentFrame[];
   const meta = frames.find((f) => f.event === "run_meta");
   const warnings = (Array.isArray(meta?.warnings) ? meta.warnings : []).filter(isObject) as unknown as AgentWarning[];
