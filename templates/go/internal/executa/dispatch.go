@@ -104,6 +104,8 @@ func (s *server) frame(f fields) {
 			s.channel.settle(rawIDValue, nil, errorRaw, true)
 		case hasID && hasResult:
 			s.channel.settle(rawIDValue, f["result"], nil, false)
+		case hasID && s.channel.waitsFor(rawIDValue):
+			s.channel.malformedAnswer(rawIDValue, "has neither result nor error")
 		default:
 			s.writer.error(id, CodeInvalidRequest, "Invalid Request: no 'method'", nil)
 		}

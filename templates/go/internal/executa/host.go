@@ -65,10 +65,27 @@ func (c *channel) take(id json.RawMessage) (wait chan reply, ok bool) {
 	return wait, ok
 }
 
+// waitsFor reports whether a request with this id waits for its answer.
+func (c *channel) waitsFor(id json.RawMessage) bool {
+	var key string
+	if jsonType(id) != "string" || json.Unmarshal(id, &key) != nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.pending[key]
+	return ok
+}
+
 // tooDeep fails the request a response nested too deep to read names. Nothing is written back.
 func (c *channel) tooDeep(id json.RawMessage) {
+	c.malformedAnswer(id, fmt.Sprintf("nests deeper than %d levels", maxDepth))
+}
+
+// malformedAnswer fails the request the answer names: MALFORMED_RESULT, what says why.
+func (c *channel) malformedAnswer(id json.RawMessage, what string) {
 	if wait, ok := c.take(id); ok {
-		wait <- reply{err: &HostError{Code: CodeInternalError, Message: fmt.Sprintf("MALFORMED_RESULT: the host's answer nests deeper than %d levels", maxDepth)}}
+		wait <- reply{err: &HostError{Code: CodeInternalError, Message: "MALFORMED_RESULT: the host's answer " + what}}
 	}
 }
 

@@ -151,7 +151,7 @@ class Dispatcher:
         id = request_id(frame.get("id"))
         answer_id = None if id is _NO_ID else id
         if "method" not in frame:
-            if has_id and ("result" in frame or "error" in frame):
+            if has_id and ("result" in frame or "error" in frame or self._channel.waits_for(frame["id"])):
                 self._channel.settle(frame)
             else:
                 self._writer.error(answer_id, INVALID_REQUEST, "Invalid Request: no 'method'")

@@ -43,8 +43,16 @@ class HostChannel:
         self._lock = threading.Lock()
         self._closed = False  # stdin closed: the host can answer nothing any more
 
+    def waits_for(self, id) -> bool:
+        """True while a request with this id waits for its answer."""
+        with self._lock:
+            return isinstance(id, str) and id in self._pending
+
     def settle(self, frame: dict) -> None:
         """A response frame from the host: settles the pending request with its id."""
+        if "result" not in frame and "error" not in frame:
+            self._malformed_answer(frame.get("id"), "has neither result nor error")
+            return
         entry = self._take(frame.get("id"))
         if entry is None:
             return
@@ -61,9 +69,12 @@ class HostChannel:
 
     def too_deep(self, id) -> None:
         """A response nested too deep to read: the request it names fails now. Nothing is written back."""
+        self._malformed_answer(id, f"nests deeper than {MAX_DEPTH} levels")
+
+    def _malformed_answer(self, id, what: str) -> None:
         entry = self._take(id)
         if entry is not None:
-            entry.error = (INTERNAL_ERROR, f"MALFORMED_RESULT: the host's answer nests deeper than {MAX_DEPTH} levels", None)
+            entry.error = (INTERNAL_ERROR, f"MALFORMED_RESULT: the host's answer {what}", None)
             entry.done.set()
 
     def _take(self, id) -> _Pending | None:

@@ -111,7 +111,7 @@ export class Dispatcher {
     const hasId = Object.hasOwn(frame, "id");
     const id = hasId && isId(frame.id) ? frame.id : null;
     if (!Object.hasOwn(frame, "method")) {
-      if (hasId && (Object.hasOwn(frame, "result") || Object.hasOwn(frame, "error"))) {
+      if (hasId && (Object.hasOwn(frame, "result") || Object.hasOwn(frame, "error") || this.channel.waitsFor(frame.id))) {
         this.channel.settle(frame);
       } else {
         this.writer.error(id, RpcCode.InvalidRequest, "Invalid Request: no 'method'");

@@ -59,8 +59,14 @@ export class HostChannel {
     this.capabilities = new Set(manifest.host_capabilities ?? []);
   }
 
+  /** True while a request with this id waits for its answer. */
+  waitsFor(id: unknown): boolean {
+    return typeof id === "string" && this.pending.has(id);
+  }
+
   /** A response frame from the host: settles the pending request with its id. */
   settle(frame: Record<string, unknown>): void {
+    if (!Object.hasOwn(frame, "result") && !Object.hasOwn(frame, "error")) return this.malformedAnswer(frame.id, "has neither result nor error");
     const entry = this.take(frame.id);
     if (entry === undefined) return;
     if (Object.hasOwn(frame, "error")) {
@@ -78,7 +84,11 @@ export class HostChannel {
 
   /** A response nested too deep to read: the request it names fails now. Nothing is written back. */
   tooDeep(id: unknown): void {
-    this.take(id)?.reject({ code: RpcCode.InternalError, message: `MALFORMED_RESULT: the host's answer nests deeper than ${MAX_DEPTH} levels` });
+    this.malformedAnswer(id, `nests deeper than ${MAX_DEPTH} levels`);
+  }
+
+  private malformedAnswer(id: unknown, what: string): void {
+    this.take(id)?.reject({ code: RpcCode.InternalError, message: `MALFORMED_RESULT: the host's answer ${what}` });
   }
 
   /** The pending request with this id, removed from the table; undefined (logged) when there is none. */
