@@ -1,8 +1,7 @@
 /** The README's flag tables, made from the commands' declarations (a test keeps the README equal to them). */
+import { markdownTable } from "../common/markdown.js";
 import type { OptionSpec } from "../common/options.js";
 import type { Command } from "./command.js";
-
-const cell = (text: string) => text.replace(/\|/g, "\\|");
 
 /** `--name, -a <value>`: a switch shows no value (`--no-name` when it defaults to on). */
 function flagCell(name: string, option: OptionSpec): string {
@@ -20,7 +19,7 @@ export function flagTable(command: Command): string {
   for (const [name, option] of Object.entries(command.options)) {
     rows.push([flagCell(name, option), option.doc ?? String(option.describe ?? "")]);
   }
-  return ["| flag | meaning |", "|---|---|", ...rows.map(([flag, meaning]) => `| \`${cell(flag)}\` | ${cell(meaning)} |`)].join("\n");
+  return markdownTable(["flag", "meaning"], rows.map(([flag, meaning]) => [`\`${flag}\``, meaning]));
 }
 
 const BLOCK = /<!-- flags: ([a-z-]+) -->\n[\s\S]*?<!-- \/flags -->/g;

@@ -92,15 +92,20 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
   }));
 }
 
-/** Runs the conformance checks against a plugin launch and reports each one. */
-export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mockHost?: MockHostOptions } = {}): Promise<ConformanceReport> {
-  const started = performance.now();
-  const seed = options.seed ?? (Date.now() % 2 ** 31);
+/** The checks a run with these options has, in report order. */
+export function suiteChecks(options: RunOptions, seed = 0): Check[] {
   const all: Check[] = [...CHECKS];
   if (options.expectManifestText !== undefined) all.splice(1, 0, manifestTextCheck(options.expectManifestText, options.defaultManifestName));
   all.push(fuzzCheck(options.fuzz ?? 0, seed));
   if (options.fixtures) all.push(...fixtureChecks(options.fixtures, options.credentials));
-  const checks = selected(all, options.only, options.skip);
+  return all;
+}
+
+/** Runs the conformance checks against a plugin launch and reports each one. */
+export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mockHost?: MockHostOptions } = {}): Promise<ConformanceReport> {
+  const started = performance.now();
+  const seed = options.seed ?? (Date.now() % 2 ** 31);
+  const checks = selected(suiteChecks(options, seed), options.only, options.skip);
   const prepared = await prepareLaunch(launchIn);
   const shared: Shared = { launch: prepared.launch, waits: waitsFor(options.slowdown), env: options.env, mockHost: options.fixtures ? replayable(options.mockHost) : (options.mockHost ?? {}), sessions: [], probe: undefined as unknown as ProbeResult };
   const results = new Map<string, CheckResult>();

@@ -48,13 +48,13 @@ interface PluginEntry {
 }
 
 interface Table {
-  checks: string[];
   defaults: Record<string, Expectation>;
   plugins: Record<string, PluginEntry>;
 }
 
 const table = JSON.parse(readFileSync(join(CORPUS, "verdicts.json"), "utf8")) as Table;
-const ALL_IDS = table.checks;
+/** Every check of the suite, in report order: a plugin is held to each (pass unless its entry or the defaults say otherwise). */
+const ALL_IDS = [...CHECKS.map((c) => c.id), FUZZ_CHECK_ID];
 const statusOf = (e: Expectation): Status => (Array.isArray(e) ? e[0] : e);
 
 function expected(entry: PluginEntry): Record<string, Status> {
@@ -206,8 +206,8 @@ describe("plugin corpus: every plugin gets exactly the verdicts of verdicts.json
     if (goDir) rmSync(goDir, { recursive: true, force: true });
   });
 
-  it("the table names every check of the suite, and every plugin only known checks", () => {
-    assert.deepEqual(table.checks, [...CHECKS.map((c) => c.id), FUZZ_CHECK_ID], "verdicts.json's checks are the suite's (src/conform/checks), in report order");
+  it("the table names only checks of the suite, and says why for every verdict other than pass", () => {
+    for (const id of Object.keys(table.defaults)) assert.ok(ALL_IDS.includes(id), `defaults: unknown check id ${id}`);
     for (const [name, entry] of entries) {
       for (const id of Object.keys(entry.expect)) assert.ok(ALL_IDS.includes(id), `${name}: unknown check id ${id}`);
       for (const [id, e] of Object.entries(entry.expect)) {
