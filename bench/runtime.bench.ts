@@ -8,6 +8,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { goBuild } from "../src/builder/index.js";
+import { hostPlatformKey } from "../src/protocol/index.js";
 import { coldStartMs, fmt, interleaved, median, ratio, roundTrips, roundTripsMs, sideBySide, table, type Launch } from "./lib.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -93,7 +95,7 @@ function scaffold(lang: string): { dir: string; ms: number } {
   return { dir, ms: performance.now() - start };
 }
 
-function launches(lang: string, dir: string): { runtime: Launch; minimal: Launch } {
+async function launches(lang: string, dir: string): Promise<{ runtime: Launch; minimal: Launch }> {
   const minimalDir = mkdtempSync(join(work, `minimal-${lang}-`));
   if (lang === "ts") {
     execFileSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", dir, "--typeRoots", join(REPO, "node_modules", "@types")], { stdio: "inherit" });
@@ -106,8 +108,10 @@ function launches(lang: string, dir: string): { runtime: Launch; minimal: Launch
   }
   writeFileSync(join(minimalDir, "main.go"), MINIMAL.go);
   writeFileSync(join(minimalDir, "go.mod"), "module minimal\n\ngo 1.21\n");
-  execFileSync("go", ["build", "-o", join(minimalDir, "minimal"), "."], { cwd: minimalDir, stdio: "inherit" });
-  execFileSync("go", ["build", "-o", join(dir, "plugin"), "."], { cwd: dir, stdio: "inherit" });
+  // Both as `executa build` builds what ships (CGO off, -trimpath, -s -w): a plain `go build`
+  // links the plugin's net/http dynamically against libc, which no released plugin does.
+  await goBuild(minimalDir, hostPlatformKey()!, join(minimalDir, "minimal"));
+  await goBuild(dir, hostPlatformKey()!, join(dir, "plugin"));
   return { runtime: { command: join(dir, "plugin"), args: [] }, minimal: { command: join(minimalDir, "minimal"), args: [] } };
 }
 
@@ -117,7 +121,7 @@ const rows: (string | number)[][] = [];
 for (const lang of (process.env.BENCH_LANGS ?? "ts,python,go").split(",")) {
   const scaffoldMs = median([1, 2, 3, 4, 5].map(() => scaffold(lang).ms));
   const { dir } = scaffold(lang);
-  const { runtime, minimal } = launches(lang, dir);
+  const { runtime, minimal } = await launches(lang, dir);
   const [coldRuntime, coldMinimal] = await sideBySide(COLD_ROUNDS, () => coldStartMs(runtime), () => coldStartMs(minimal));
   const [tputRuntime, tputMinimal] = await sideBySide(3, () => roundTripsMs(runtime, invoke, INVOKES), () => roundTripsMs(minimal, invoke, INVOKES));
   const [memRuntime, memMinimal] = await interleaved(3, [() => roundTrips(runtime, invoke, RSS_INVOKES), () => roundTrips(minimal, invoke, RSS_INVOKES)]);
