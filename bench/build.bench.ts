@@ -11,7 +11,7 @@ import { build, bundle, type BuildOptions, type BuildReport } from "../src/build
 import { exec, which } from "../src/common/exec.js";
 import { hostPlatformKey } from "../src/protocol/index.js";
 import { makeSpec, scaffold } from "../src/scaffold/index.js";
-import { coldStartMs, median, roundTripsMs, type Launch } from "./lib.js";
+import { coldStartMs, interleaved, median, roundTripsMs, startMs, type Launch } from "./lib.js";
 
 process.env.EXECUTA_CACHE_DIR ||= join(tmpdir(), "executa-test-cache");
 const host = hostPlatformKey()!;
@@ -72,6 +72,9 @@ const exeOf = (r: BuildReport): Launch => ({ command: join(r.dist, r.targets[0]!
 const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
 const s = (ms: number) => (ms / 1000).toFixed(1);
 
+type PythonStart = { describe: number; firstInvoke: number };
+const pythonStarts: Array<PythonStart & { name: string }> = [];
+
 interface Row {
   name: string;
   coldMs: number;
@@ -90,7 +93,50 @@ function printRows(rows: Row[]): void {
   }
 }
 
+/** The Python rows: `python3 -m` and both PyInstaller layouts, started interleaved. False without PyInstaller. */
+async function pythonRows(rows: Row[]): Promise<boolean> {
+  const python = (await exec("python3", ["-c", "import sys; print(sys.executable)"])).stdout.trim();
+  const pyinstaller = python !== "" && (await exec(python, ["-m", "PyInstaller", "--version"])).code === 0;
+  if (!pyinstaller) return false;
+  const pyDir = await project("python", "py-light");
+  const moduleLaunch: Launch = { command: python, args: ["-m", "py_light"], cwd: pyDir };
+  const built = [];
+  for (const layout of ["onedir", "onefile"] as const) {
+    const [report, ms] = await timed(() => build({ projectDir: pyDir, pythonLayout: layout, outDir: join(work, `py-${layout}`), verify: false }));
+    built.push({ layout, launch: exeOf(report), ms, size: layout === "onefile" ? report.targets[0]!.size : report.targets[0]!.archive.size });
+  }
+  // Interleaved: each round starts the module, then each layout, so load on the machine hits all alike.
+  const starts = await interleaved(COLD_RUNS, [moduleLaunch, ...built.map((b) => b.launch)].map((launch) => () => startMs(launch, invoke(1))));
+  const [moduleStart, ...layoutStarts] = starts as [PythonStart, ...PythonStart[]];
+  const py = { base: moduleStart.describe, baseName: "python3 -m" };
+  rows.push({ name: "python3 -m py_light", coldMs: moduleStart.describe, ...py, rps: await throughput(moduleLaunch) });
+  pythonStarts.push({ name: "python3 -m py_light", ...moduleStart });
+  for (const [i, b] of built.entries()) {
+    const name = `PyInstaller ${b.layout}${b.layout === "onedir" ? " (default; size: archive)" : ""}`;
+    rows.push({ name, coldMs: layoutStarts[i]!.describe, ...py, rps: await throughput(b.launch), buildMs: b.ms, size: b.size });
+    pythonStarts.push({ name: `PyInstaller ${b.layout}`, ...layoutStarts[i]! });
+  }
+  return true;
+}
+
+function printPythonStarts(): void {
+  if (!pythonStarts.length) return;
+  const [base] = pythonStarts as [PythonStart & { name: string }];
+  process.stdout.write(`\n### Python start, interleaved (median of ${COLD_RUNS}): spawn -> describe, and -> the first invoke's answer\n\n`);
+  process.stdout.write("| start | describe (ms) | vs python3 -m | first invoke (ms) | vs python3 -m |\n|---|---:|---:|---:|---:|\n");
+  for (const r of pythonStarts) {
+    process.stdout.write(`| ${r.name} | ${r.describe.toFixed(1)} | ${(r.describe / base.describe).toFixed(2)}x | ${r.firstInvoke.toFixed(1)} | ${(r.firstInvoke / base.firstInvoke).toFixed(2)}x |\n`);
+  }
+}
+
 try {
+  if (process.env.BENCH_BUILD_ONLY === "python") {
+    const rows: Row[] = [];
+    await pythonRows(rows);
+    printRows(rows);
+    printPythonStarts();
+    process.exit(0);
+  }
   const light = await project("ts", "light");
   const steps: Array<[string, number]> = [];
   const stepTimer = async <T>(label: string, fn: () => Promise<T>) => {
@@ -129,22 +175,10 @@ try {
     const [go, goMs] = await timed(() => build({ projectDir: goDir, verify: false }));
     rows.push({ name: "Go", coldMs: await cold(exeOf(go)), ...node, rps: await throughput(exeOf(go)), buildMs: goMs, size: go.targets[0]!.size });
   }
-  const python = (await exec("python3", ["-c", "import sys; print(sys.executable)"])).stdout.trim();
-  const pyinstaller = python && (await exec(python, ["-m", "PyInstaller", "--version"])).code === 0;
-  if (pyinstaller) {
-    const pyDir = await project("python", "py-light");
-    const moduleLaunch: Launch = { command: python, args: ["-m", "py_light"], cwd: pyDir };
-    const moduleMs = await cold(moduleLaunch);
-    const py = { base: moduleMs, baseName: "python3 -m" };
-    rows.push({ name: "python3 -m py_light", coldMs: moduleMs, ...py, rps: await throughput(moduleLaunch) });
-    for (const layout of ["onedir", "onefile"] as const) {
-      const [built, ms] = await timed(() => build({ projectDir: pyDir, pythonLayout: layout, outDir: join(work, `py-${layout}`), verify: false }));
-      const size = layout === "onefile" ? built.targets[0]!.size : built.targets[0]!.archive.size;
-      rows.push({ name: `PyInstaller ${layout}${layout === "onedir" ? " (default; size: archive)" : ""}`, coldMs: await cold(exeOf(built)), ...py, rps: await throughput(exeOf(built)), buildMs: ms, size });
-    }
-  }
+  const pyinstaller = await pythonRows(rows);
   process.stdout.write(`### Light plugin: cold start (spawn -> describe, median of ${COLD_RUNS}) and ${INVOKES} sequential invokes\n\n`);
   printRows(rows);
+  printPythonStarts();
 
   const checks: Array<[string, string, BuildOptions]> = [[`TS SEA, ${host}`, light, { projectDir: light }]];
   if (which("go")) checks.push(["Go, all 7 targets", join(work, "go-light"), { projectDir: join(work, "go-light"), target: "all" }]);

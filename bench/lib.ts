@@ -1,5 +1,6 @@
 /** Small helpers the benchmarks share: timing, plugin round trips, tables. */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { readFileSync } from "node:fs";
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -65,8 +66,30 @@ export async function coldStartMs(launch: Launch): Promise<number> {
   return elapsed;
 }
 
-/** Milliseconds for `count` sequential round trips of one frame. */
-export async function roundTripsMs(launch: Launch, frame: (i: number) => object, count: number): Promise<number> {
+/** Milliseconds from spawn to the describe answer, and to the answer of a first invoke sent after it. */
+export async function startMs(launch: Launch, invoke: object): Promise<{ describe: number; firstInvoke: number }> {
+  const start = performance.now();
+  const plugin = new LinePlugin(launch);
+  plugin.send({ jsonrpc: "2.0", id: 1, method: "describe" });
+  if (!JSON.parse(await plugin.next()).result) throw new Error("describe failed");
+  const describe = performance.now() - start;
+  plugin.send(invoke);
+  const line = await plugin.next();
+  const firstInvoke = performance.now() - start;
+  if (!JSON.parse(line).result) throw new Error(`invoke failed: ${line}`);
+  await plugin.close();
+  return { describe, firstInvoke };
+}
+
+/** A process's resident memory now and at its peak, in KiB (Linux: /proc/<pid>/status). */
+export function memoryKiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+  return { rss: field("VmRSS"), peak: field("VmHWM") };
+}
+
+/** `count` sequential round trips of one frame: their milliseconds, and the plugin's memory after them (Linux). */
+export async function roundTrips(launch: Launch, frame: (i: number) => object, count: number): Promise<{ ms: number; rss: number; peak: number }> {
   const plugin = new LinePlugin(launch);
   plugin.send({ jsonrpc: "2.0", id: 0, method: "describe" });
   await plugin.next();
@@ -76,9 +99,24 @@ export async function roundTripsMs(launch: Launch, frame: (i: number) => object,
     const line = await plugin.next();
     if (i === 1 && JSON.parse(line).error) throw new Error(`invoke failed: ${line}`);
   }
-  const elapsed = performance.now() - start;
+  const ms = performance.now() - start;
+  const memory = process.platform === "linux" ? memoryKiB(plugin.child.pid!) : { rss: NaN, peak: NaN };
   await plugin.close();
-  return elapsed;
+  return { ms, ...memory };
+}
+
+/** Milliseconds for `count` sequential round trips of one frame. */
+export async function roundTripsMs(launch: Launch, frame: (i: number) => object, count: number): Promise<number> {
+  return (await roundTrips(launch, frame, count)).ms;
+}
+
+/** Runs each measure in turn, `rounds` times over (interleaved, so load hits all alike); the medians of each. */
+export async function interleaved<T extends Record<string, number>>(rounds: number, measures: Array<() => Promise<T>>): Promise<T[]> {
+  const samples: T[][] = measures.map(() => []);
+  for (let i = 0; i < rounds; i++) {
+    for (const [j, measure] of measures.entries()) samples[j]!.push(await measure());
+  }
+  return samples.map((runs) => Object.fromEntries(Object.keys(runs[0]!).map((k) => [k, median(runs.map((r) => r[k]!))])) as T);
 }
 
 /** Runs a and b alternately `rounds` times and returns both medians. */

@@ -30,6 +30,7 @@ export { BuildError } from "../bundle/index.js";
 export { bundle } from "../bundle/index.js";
 export { adhocSign, checkAdhocSignature } from "./macho-sign.js";
 export { cacheDir } from "./cache.js";
+export { goBuild } from "./go.js";
 export { BUILD_FLAGS } from "./flags.js";
 export { BUN_VERSION, NODE_VERSION, parseTargets, buildTargets, workflowMatrix, type MatrixEntry } from "./targets/index.js";
 export { PYTHON_LAYOUTS, type PythonLayout } from "./python.js";

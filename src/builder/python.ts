@@ -10,6 +10,7 @@ import { exec, tail } from "../common/exec.js";
 import { MANIFEST_PATH, projectVenv, requirePython, type PythonEntry } from "../project/index.js";
 import type { PlatformKey } from "../protocol/index.js";
 import { checkFrozenImports } from "./python-deps.js";
+import { writeDeferredHooks } from "./python-hooks.js";
 import { toolchainVersion } from "./targets/index.js";
 
 export type PythonLayout = "onedir" | "onefile";
@@ -92,6 +93,7 @@ function launcherOf(options: PyInstallerOptions): { script: string; collect?: st
 export async function pyinstallerBuild(options: PyInstallerOptions): Promise<string> {
   const manifest = join(options.projectDir, MANIFEST_PATH);
   const { script, collect } = launcherOf(options);
+  const hooks = await writeDeferredHooks(options.tool.python, options.workDir);
   const result = await exec(
     options.tool.python,
     [
@@ -103,6 +105,7 @@ export async function pyinstallerBuild(options: PyInstallerOptions): Promise<str
       "--paths", options.projectDir,
       "--add-data", `${manifest}${process.platform === "win32" ? ";" : ":"}.`,
       ...(collect ? ["--collect-submodules", collect] : []),
+      "--additional-hooks-dir", hooks,
       script,
     ],
     { cwd: options.projectDir, env: { ...process.env, PYTHONHASHSEED: "0", SOURCE_DATE_EPOCH } },

@@ -5,7 +5,7 @@ import { after, test } from "node:test";
 import { build, launchFor, untar, verifyLaunch } from "../../src/builder/index.js";
 import { exec } from "../../src/common/exec.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
-import { readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
+import { readJson, regenerateManifest, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
 import { requires } from "../support/requires.js";
 
 const host = hostPlatformKey()!;
@@ -62,6 +62,47 @@ test("Python: the same project in another folder gives the same bytes; --python-
   assert.equal(onefile.targets[0]!.file, `weather-${host}`);
   assert.equal(onefile.targets[0]!.verify.status, "passed", JSON.stringify(onefile.targets[0]!.verify));
   assert.deepEqual(untar(readFileSync(join(onefile.dist, onefile.targets[0]!.archive.file))).map((e) => e.path), ["manifest.json", "bin/weather"]);
+});
+
+const HOOKS_TOOL = `
+
+import sys as _sys
+
+_LOADED_BEFORE_TOOLS = sorted(m for m in ("inspect", "multiprocessing") if m in _sys.modules)
+
+
+@tool
+def frozen_hooks() -> dict:
+    """What PyInstaller's run-time hooks did to modules the plugin imports late."""
+    import inspect
+    import multiprocessing
+    import pkgutil
+
+    from . import executa
+
+    return {
+        "loaded_before_tools": _LOADED_BEFORE_TOOLS,
+        "getsourcefile": inspect.getsourcefile.__name__,
+        "freeze_support": multiprocessing.freeze_support.__name__,
+        "runtime_modules": sorted(name for _, name, _ in pkgutil.iter_modules(executa.__path__)),
+    }
+`;
+
+test("Python: PyInstaller's run-time hooks for inspect, multiprocessing and pkgutil run when the plugin imports them, not at every start", { ...requires("pyinstaller"), timeout: 10 * 60_000 }, async () => {
+  const dir = await project("hooks-plugin");
+  const tools = join(dir, "hooks_plugin", "tools.py");
+  writeFileSync(tools, readFileSync(tools, "utf8") + HOOKS_TOOL);
+  await regenerateManifest(dir);
+  const report = await build({ projectDir: dir, verify: false });
+  const invoke = { jsonrpc: "2.0", id: 1, method: "invoke", params: { tool: "frozen_hooks", arguments: {} } };
+  const run = await exec(join(report.dist, report.targets[0]!.file), [], { input: JSON.stringify(invoke) + "\n", timeoutMs: 60_000 });
+  const answer = JSON.parse(run.stdout.trim().split("\n")[0]!) as { result?: { data?: Record<string, unknown> } };
+  const data = answer.result?.data;
+  assert.ok(data, run.stdout + run.stderr);
+  assert.deepEqual(data.loaded_before_tools, [], "nothing imported inspect or multiprocessing before the tools did");
+  assert.equal(data.getsourcefile, "_pyi_getsourcefile", "PyInstaller's inspect hook ran once inspect was imported");
+  assert.equal(data.freeze_support, "_freeze_support", "PyInstaller's multiprocessing hook ran once multiprocessing was imported");
+  assert.ok((data.runtime_modules as string[]).includes("dispatch"), `pkgutil lists the frozen package's modules: ${JSON.stringify(data.runtime_modules)}`);
 });
 
 /** A distribution installed by hand into a site-packages folder: what pip leaves, minus pip. */

@@ -1,6 +1,6 @@
 """``run``: wires stdin -> framing -> dispatcher -> writer -> stdout, the threads, and the stop rules.
 
-Threads: one reader thread reads stdin and answers each frame; invokes run on a thread pool
+Threads: one reader thread reads stdin and answers each frame; invokes run on worker threads
 (``async def`` tools on an event loop of their own there). The main thread waits for the stop
 and handles SIGTERM, SIGHUP and SIGINT.
 """
@@ -17,6 +17,7 @@ from .framing import BLANK, OVERSIZE, FrameReader, ParseError, TooDeep, decode_f
 from .host import HostChannel
 from .stdio import log, protect_stdout
 from .stopping import Stopper
+from .workers import Workers
 from .writer import FrameWriter
 
 # Invokes that run at once; more wait for a free thread.
@@ -51,7 +52,7 @@ class _Server:
         self.channel = HostChannel(manifest, self.writer, log)
         self.dispatcher = Dispatcher(manifest, bindings, self.writer, self.channel, self.stopper, log, self._submit)
         self.frames = FrameReader(sys.stdin.buffer)
-        self._pool = None
+        self._workers = Workers(MAX_WORKERS)
 
     def serve(self) -> None:
         self._handle_signals()
@@ -99,12 +100,7 @@ class _Server:
                 log(f"executa: internal error:\n{traceback.format_exc().rstrip()}")
 
     def _submit(self, job) -> None:
-        pool = self._pool
-        if pool is None:
-            from concurrent.futures import ThreadPoolExecutor  # only once there is an invoke
-
-            pool = self._pool = ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="executa-invoke")
-        pool.submit(job)
+        self._workers.submit(job)
 
     def _handle_signals(self) -> None:
         def on_signal(signum, _frame):
