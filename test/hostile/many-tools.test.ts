@@ -5,10 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { PACKAGE_ROOT } from "../../src/common/package-info.js";
 import { TOOL_SAMPLE_SIZE } from "../../src/conform/tool-sample.js";
 import { validateManifest } from "../../src/protocol/index.js";
@@ -16,29 +14,8 @@ import { requires } from "../support/requires.js";
 
 const EXECUTA = join(PACKAGE_ROOT, "bin", "executa.js");
 const TOOLS = 100_000;
-const dir = mkdtempSync(join(tmpdir(), "executa-many-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-writeFileSync(
-  join(dir, "plugin.js"),
-  `const tools = Array.from({ length: ${TOOLS} }, (_, i) => ({ name: "tool_" + i, description: "Tool " + i, parameters: [{ name: "q", type: "string", description: "q" }] }));
-const names = new Set(tools.map((t) => t.name));
-const manifest = { name: "many", display_name: "Many", version: "1.0.0", description: "A plugin with very many tools.", tools };
-require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
-  let m; try { m = JSON.parse(line); } catch { return process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }) + "\\n"); }
-  if (!m || typeof m !== "object" || Array.isArray(m)) return process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } }) + "\\n");
-  if (m.id === undefined) return;
-  const reply = (body) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, ...body }) + "\\n");
-  if (m.method === "describe") reply({ result: manifest });
-  else if (m.method === "health") reply({ result: { status: "ready" } });
-  else if (m.method === "invoke" && !names.has(m.params.tool)) reply({ error: { code: -32601, message: "Method not found" } });
-  else if (m.method === "invoke" && typeof m.params.arguments?.q !== "string") reply({ error: { code: -32602, message: "Invalid params: q" } });
-  else if (m.method === "invoke") reply({ result: { success: true, data: { tool: m.params.tool }, duration_ms: 0 } });
-  else reply({ error: { code: -32601, message: "Method not found" } });
-});
-process.on("SIGTERM", () => process.exit(0));
-`,
-);
+const PLUGIN = join(PACKAGE_ROOT, "test", "broken-plugins", "node", "many-tools.mjs");
+const env = { ...process.env, MANY_TOOLS: String(TOOLS) };
 
 function seconds(work: () => unknown): number {
   const started = performance.now();
@@ -65,7 +42,7 @@ test("validating a huge manifest takes linear time: 100 000 tools, one tool with
 
 test(`executa test on ${TOOLS} tools finishes in bounded time, checking a seeded sample of ${TOOL_SAMPLE_SIZE} and saying so`, { timeout: 180_000 }, () => {
   const started = performance.now();
-  const r = spawnSync(process.execPath, [EXECUTA, "test", "--json", "--", "node", "plugin.js"], { cwd: dir, encoding: "utf8", timeout: 170_000, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [EXECUTA, "test", "--json", "--", process.execPath, PLUGIN], { env, encoding: "utf8", timeout: 170_000, maxBuffer: 64 * 1024 * 1024 });
   const took = (performance.now() - started) / 1000;
   assert.ok(took < 60, `executa test took ${took.toFixed(1)} s`);
   assert.equal(r.status, 0, r.stdout + r.stderr);
@@ -82,8 +59,8 @@ test(`executa test on ${TOOLS} tools finishes in bounded time, checking a seeded
 });
 
 test("on a terminal, executa test shows the running check and its tool, then clears the line", { ...requires("script"), timeout: 180_000 }, () => {
-  const command = `stty cols 200; ${JSON.stringify(process.execPath)} ${JSON.stringify(EXECUTA)} test --only invoke.envelope -- node plugin.js`;
-  const r = spawnSync("script", ["-qec", command, "/dev/null"], { cwd: dir, encoding: "utf8", timeout: 170_000, env: { ...process.env, NO_COLOR: "1" } });
+  const command = `stty cols 200; ${JSON.stringify(process.execPath)} ${JSON.stringify(EXECUTA)} test --only invoke.envelope -- ${JSON.stringify(process.execPath)} ${JSON.stringify(PLUGIN)}`;
+  const r = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", timeout: 170_000, env: { ...env, NO_COLOR: "1" } });
   assert.equal(r.status, 0, r.stdout + r.stderr);
   const shown = r.stdout.split("\r").filter((line) => /conformance checks: check \d+\/\d+/.test(line));
   assert.ok(shown.some((line) => new RegExp(`check \\d+/\\d+: invoke\\.envelope \\(tool \\d+/${TOOL_SAMPLE_SIZE}\\)`).test(line)), `no progress line for invoke.envelope in:\n${JSON.stringify(r.stdout.slice(0, 2000))}`);
@@ -91,7 +68,7 @@ test("on a terminal, executa test shows the running check and its tool, then cle
 });
 
 test("without a terminal, no progress line is printed", { timeout: 180_000 }, () => {
-  const r = spawnSync(process.execPath, [EXECUTA, "test", "--only", "invoke.envelope", "--", "node", "plugin.js"], { cwd: dir, encoding: "utf8", timeout: 170_000 });
+  const r = spawnSync(process.execPath, [EXECUTA, "test", "--only", "invoke.envelope", "--", process.execPath, PLUGIN], { env, encoding: "utf8", timeout: 170_000 });
   assert.equal(r.status, 0, r.stdout + r.stderr);
   assert.doesNotMatch(r.stderr + r.stdout, /check \d+\/\d+|\x1b\[K/);
 });
