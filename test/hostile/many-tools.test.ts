@@ -60,7 +60,7 @@ test(`executa test on ${TOOLS} tools finishes in bounded time, checking a seeded
 
 test("on a terminal, executa test shows the running check and its tool, then clears the line", { ...requires("script"), timeout: 180_000 }, () => {
   const command = `stty cols 200; ${JSON.stringify(process.execPath)} ${JSON.stringify(EXECUTA)} test --only invoke.envelope -- ${JSON.stringify(process.execPath)} ${JSON.stringify(PLUGIN)}`;
-  const r = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", timeout: 170_000, env: { ...env, NO_COLOR: "1" } });
+  const r = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", timeout: 170_000, env: { ...env, MANY_TOOLS_INVOKE_MS: "10", NO_COLOR: "1" } });
   assert.equal(r.status, 0, r.stdout + r.stderr);
   const shown = r.stdout.split("\r").filter((line) => /conformance checks: check \d+\/\d+/.test(line));
   assert.ok(shown.some((line) => new RegExp(`check \\d+/\\d+: invoke\\.envelope \\(tool \\d+/${TOOL_SAMPLE_SIZE}\\)`).test(line)), `no progress line for invoke.envelope in:\n${JSON.stringify(r.stdout.slice(0, 2000))}`);
