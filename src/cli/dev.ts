@@ -58,7 +58,7 @@ export const devCommand = defineCommand({
     health: { doc: "one-shot health", type: "boolean", default: false, describe: "One-shot: print the plugin's health, then stop" },
     json: { doc: "one-shots print only the JSON answer on stdout", type: "boolean", default: false, describe: "One-shots: print one JSON object {status, answer} on stdout (events go to stderr)" },
     watch: { doc: "restart the plugin when its sources change (TypeScript compiles again, Go rebuilds)", type: "boolean", default: false, describe: "Regenerate the manifest and restart the plugin when its sources change (TypeScript is compiled again, Go rebuilt)" },
-    record: { doc: "append every exchange to a JSONL harness recording (`{t, kind: meta|req|res}`) for `executa test --fixtures`; progress notifications are kept as `{t, kind: \"progress\", invoke_id, type, data}` (read, not replayed)", value: "<file>", type: "string", describe: "Append every exchange to this JSONL file, for `executa test --fixtures`" },
+    record: { doc: "append every exchange to a JSONL harness recording (`{t, kind: meta|req|res}`, each invoke's reverse requests as `kind: \"reverse\"` lines) for `executa test --fixtures`; each run appends a session of its own (a `meta` line), so one-shots can be recorded one after the other; the mock host's clock, ids and URLs are the same in the replay (see [recording and replaying](#recording-and-replaying)); progress notifications are kept as `{t, kind: \"progress\", invoke_id, type, data}` (read, not replayed)", value: "<file>", type: "string", describe: "Append every exchange to this JSONL file, for `executa test --fixtures`" },
     ...MOCK_HOST_OPTIONS,
     ...CREDENTIAL_OPTIONS,
   },

@@ -16,7 +16,7 @@ function fixtureFiles(path: string): string[] {
 }
 
 async function send(session: Session, x: Exchange, given: Record<string, string> | undefined): Promise<Response> {
-  const params = x.params;
+  const params = await session.mockHost.fromTranscript(x.params);
   if (x.method === "invoke" && params && typeof params.tool === "string") {
     const context = (params.context ?? {}) as { credentials?: Record<string, string> };
     // An export holds `[credential NAME]` where a value was: the given credentials fill those in.
@@ -24,6 +24,8 @@ async function send(session: Session, x: Exchange, given: Record<string, string>
     return session.invoke(params.tool, params.arguments ?? {}, { timeoutMs: 60_000, ...(credentials && { credentials }) });
   }
   if (x.method === "initialize") return session.initialize(String((params as { protocolVersion?: unknown } | undefined)?.protocolVersion ?? PROTOCOL_V2));
+  // As the host learns of it: the manifest's host capabilities and tool id.
+  if (x.method === "describe" && params === undefined) return session.describe(10_000);
   return session.request(x.method, params, 10_000);
 }
 
@@ -84,8 +86,9 @@ export async function replayExchange(session: Session, x: Exchange, credentials?
     return { matched: true };
   }
   const r = await send(session, x, credentials);
-  const answer = "error" in r.frame ? { error: r.frame.error } : { result: r.frame.result };
-  const reverseDiffers = reverseDifference(x.reverse, r.reverse);
+  // Compared as a transcript writes them: the mock host's URLs with the recording's base.
+  const answer = session.mockHost.toTranscript("error" in r.frame ? { error: r.frame.error } : { result: r.frame.result });
+  const reverseDiffers = reverseDifference(x.reverse, r.reverse?.map((made) => ({ ...made, params: session.mockHost.toTranscript(made.params) })));
   return { answer, matched: answerMatches(x, answer) && !reverseDiffers, ...(reverseDiffers && { reverseDiffers }) };
 }
 
@@ -100,8 +103,15 @@ export function fixtureChecks(path: string, credentials?: Record<string, string>
       rule: "the recorded transcript: each request's answer matches what was recorded",
       needs: ["alive"],
       async run(ctx) {
-        const session = ctx.session();
+        // Each recorded session (an `executa dev --record` run) on a fresh plugin and mock host, as it was recorded.
+        let session = ctx.session();
+        let recorded = exchanges[0]?.session;
         for (const x of exchanges) {
+          if (x.session !== recorded) {
+            recorded = x.session;
+            await session.terminate();
+            session = ctx.session();
+          }
           const { answer, matched, reverseDiffers } = await replayExchange(session, x, credentials);
           if (reverseDiffers) return fail(`${basename(file)} line ${x.line} (${x.method}): ${reverseDiffers}${frames(session, 4)}`);
           if (!matched) {

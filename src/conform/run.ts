@@ -1,6 +1,6 @@
 /** runChecks: a probe session first (describe, alive), then every check on its own sessions, in parallel. */
 import { ExecutaError } from "../common/errors.js";
-import { errorLine, PluginExited, prepareLaunch, REPLAY_CLOCK, Session, TIMED_OUT, within, type LaunchSpec, type MockHostOptions } from "../host/index.js";
+import { errorLine, PluginExited, prepareLaunch, replayable, Session, TIMED_OUT, within, type LaunchSpec, type MockHostOptions } from "../host/index.js";
 import type { Manifest } from "../protocol/index.js";
 import { CHECKS, manifestTextCheck } from "./checks/index.js";
 import { CheckContext, frames, namedTools, waitsFor, type ProbeResult, type Shared, type Waits } from "./context.js";
@@ -109,7 +109,7 @@ export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mo
     launch: prepared.launch,
     waits: waitsFor(options.slowdown),
     env: options.env,
-    mockHost: options.fixtures ? { clock: REPLAY_CLOCK, ...options.mockHost } : (options.mockHost ?? {}),
+    mockHost: options.fixtures ? replayable(options.mockHost) : (options.mockHost ?? {}),
     sessions: [],
     probe: undefined as unknown as ProbeResult,
     sample: { tools: [], of: 0 },

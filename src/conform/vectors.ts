@@ -44,6 +44,8 @@ export interface HostRule {
   params?: unknown;
   result?: unknown;
   error?: unknown;
+  /** The answer's members besides `jsonrpc` and `id`, as sent: a malformed answer (`{}` has neither result nor error). */
+  reply?: Record<string, unknown>;
 }
 
 export interface Vector {
@@ -163,8 +165,9 @@ function checkVector(v: Record<string, unknown>, knownTools: readonly string[]):
   if (v.env !== undefined) need(isObj(v.env) && Object.values(v.env).every((x) => typeof x === "string"), "env maps names to strings");
   if (v.capabilities !== undefined) need(Array.isArray(v.capabilities) && v.capabilities.every((x) => typeof x === "string"), "capabilities is a list of strings");
   if (v.host !== undefined) {
-    const ok = Array.isArray(v.host) && v.host.every((r) => isObj(r) && typeof r.method === "string" && ("result" in r) !== ("error" in r));
-    if (need(ok, 'host is a list of {method, params?, result | error}')) {
+    const answers = (r: Record<string, unknown>) => ["result", "error", "reply"].filter((k) => k in r).length === 1 && (!("reply" in r) || isObj(r.reply));
+    const ok = Array.isArray(v.host) && v.host.every((r) => isObj(r) && typeof r.method === "string" && answers(r));
+    if (need(ok, 'host is a list of {method, params?, result | error | reply}')) {
       (v.host as Record<string, unknown>[]).forEach((r, i) => r.params !== undefined && problems.push(...checkPattern(r.params, `host[${i}].params`)));
     }
   }

@@ -75,6 +75,8 @@ export class PluginChannel {
   initializeSent = false;
   protocolVersion: string | undefined;
   hostCapabilities: readonly string[] | undefined;
+  /** The plugin's tool id (its manifest name), once describe answered one. */
+  toolId: string | undefined;
   exit: ExitInfo | undefined;
   spawnError: Error | undefined;
   /** Set when stdout ended in the middle of a line. */
@@ -416,6 +418,7 @@ export class PluginChannel {
       negotiatedV2: this.reverseAllowed,
       ...(this.initializeSent && this.protocolVersion !== undefined && { protocolVersion: this.protocolVersion }),
       hostCapabilities: this.hostCapabilities,
+      ...(this.toolId !== undefined && { toolId: this.toolId }),
       activeInvokes: this.activeInvokes,
     }).then((answer) => {
       this.options.onReverse?.(String(f.method), f.params, answer);

@@ -7,7 +7,7 @@ export {
   type SessionOptions, type InvokeOptions, type Response, type ReverseExchange, type FrameRecord, type ExitInfo, type Direction, type Noise, type Stray,
 } from "./session-types.js";
 export {
-  MockHost, MockRuleSet, loadRules, parseRules, samplingFlag, promptText, SCOPES, SCHEMA_LIMITS, REVERSE_METHODS, DEFAULT_CANNED_TEXT, REPLAY_CLOCK,
+  MockHost, MockRuleSet, loadRules, parseRules, samplingFlag, promptText, SCOPES, SCHEMA_LIMITS, REVERSE_METHODS, DEFAULT_CANNED_TEXT, replayable, TRANSCRIPT_URL_BASE,
   type MockHostOptions, type MockRule, type UnusedRule, type SamplingMode, type ReverseRecord, type ReverseEvent, type ReverseObserver,
   type ActiveInvoke, type ReverseContext, type Answer, type AnsweredBy, type ErrorBody, type ManualReply, type ManualRequest,
   type StructuredSupport, type Scope, type KvEntry, type KvItem, type KvStore, type FileEntry, type FileItem, type FileStore,

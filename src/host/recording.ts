@@ -9,7 +9,9 @@
  *   namespaces and kinds of the harness (`window`, `auth.refresh`, ...) are app-level: counted
  *   and named in the report, not replayed. `executa dev --record` also writes, between an invoke's
  *   req and res, a `reverse` line for each reverse request the plugin made for it (`for` names the
- *   req); a replay must make the same ones, in order.
+ *   req); a replay must make the same ones, in order. A `meta` line starts a recorded session
+ *   (each `executa dev --record` run appends one): request ids count within it, and a replay
+ *   plays each session on a fresh plugin and a fresh mock host, as it was recorded.
  * - our own lines `{"request": {"method", "params"?}, "expect": <pattern> | "none"}`; patterns
  *   match partially (host/match.ts), `"$any"` matches anything.
  *
@@ -18,12 +20,15 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ExecutaError } from "../common/errors.js";
+import type { MockHost } from "./mock/index.js";
 import type { ProgressEvent } from "./progress.js";
 import type { ReverseExchange } from "./session-types.js";
 
 /** One request to replay and what its answer must match. */
 export interface Exchange {
   line: number;
+  /** The recorded session it belongs to: 1 for the first `meta` line's, 2 for the next...; 0 before any. */
+  session: number;
   method: string;
   params?: Record<string, unknown>;
   /** A pattern of `{result}` or `{error}`; "none" for a notification; undefined: any answer. */
@@ -68,6 +73,7 @@ export function readFixture(path: string): Fixture {
     throw new ExecutaError(`cannot read the fixture ${path}: ${(error as Error).message}`);
   }
   const exchanges: Exchange[] = [];
+  let session = 0;
   const requests = new Map<string, Exchange>();
   const skippedIds = new Set<string>();
   const notReplayed = new Map<string, number>();
@@ -86,12 +92,17 @@ export function readFixture(path: string): Fixture {
       const request = value.request;
       if (!isObject(request) || typeof request.method !== "string" || !("expect" in value)) throw lineError(path, n, 'an exchange needs "request" {"method", "params"} and "expect"');
       if (request.params !== undefined && !isObject(request.params)) throw lineError(path, n, "request.params must be an object");
-      exchanges.push({ line: n, method: request.method, ...(isObject(request.params) && { params: request.params }), expect: value.expect });
+      exchanges.push({ line: n, session, method: request.method, ...(isObject(request.params) && { params: request.params }), expect: value.expect });
       return;
     }
     const kind = value.kind;
     if (typeof kind !== "string") throw lineError(path, n, 'neither a harness event (no "kind") nor an exchange (no "request")');
-    if (kind === "meta") return;
+    if (kind === "meta") {
+      session++;
+      requests.clear();
+      skippedIds.clear();
+      return;
+    }
     if (HARNESS_KINDS_NOT_REPLAYED.has(kind)) return void skipLine(kind);
     const id = JSON.stringify(value.id);
     if (kind === "req") {
@@ -99,10 +110,10 @@ export function readFixture(path: string): Fixture {
       const args = value.args === undefined ? undefined : value.args;
       if (args !== undefined && !isObject(args)) throw lineError(path, n, "args must be an object");
       let exchange: Exchange | undefined;
-      if (value.ns === "executa") exchange = { line: n, method: value.method, ...(args && { params: args }) };
+      if (value.ns === "executa") exchange = { line: n, session, method: value.method, ...(args && { params: args }) };
       else if (value.ns === "tools" && value.method === "invoke") {
         if (!args || typeof args.method !== "string") throw lineError(path, n, 'a tools.invoke "req" needs args.method (the tool)');
-        exchange = { line: n, method: "invoke", params: { tool: args.method, arguments: isObject(args.args) ? args.args : {} }, app: true };
+        exchange = { line: n, session, method: "invoke", params: { tool: args.method, arguments: isObject(args.args) ? args.args : {} }, app: true };
       }
       if (!exchange) {
         skippedIds.add(id);
@@ -145,8 +156,11 @@ export class HarnessRecorder {
   private readonly sink: (line: string) => void;
   private nextId = 1;
 
-  /** `startedAt` is the performance.now() that t = 0 stands for (default: now). */
-  constructor(target: string | ((line: string) => void), about: Record<string, unknown>, startedAt = performance.now()) {
+  /**
+   * `startedAt` is the performance.now() that t = 0 stands for (default: now). The URLs of
+   * `urlsOf`, the mock host that answered, are written with its stable base (TRANSCRIPT_URL_BASE).
+   */
+  constructor(target: string | ((line: string) => void), about: Record<string, unknown>, startedAt = performance.now(), private readonly urlsOf?: Pick<MockHost, "toTranscript">) {
     this.started = startedAt;
     if (typeof target === "string") {
       mkdirSync(dirname(target), { recursive: true });
@@ -156,7 +170,7 @@ export class HarnessRecorder {
   }
 
   private write(event: Record<string, unknown>, at: number): void {
-    this.sink(JSON.stringify({ t: Math.max(0, Math.round(at - this.started)), ...event }));
+    this.sink(JSON.stringify({ t: Math.max(0, Math.round(at - this.started)), ...(this.urlsOf ? this.urlsOf.toTranscript(event) : event) }));
   }
 
   /** An executa/progress notification from the plugin: `{t, kind: "progress", invoke_id, type, data}` (and its problem, if any). */

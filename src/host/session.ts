@@ -1,5 +1,4 @@
 /** One running plugin, spoken to the way the Agent speaks to it: initialize, describe, health and invokes with a context. */
-import { randomBytes } from "node:crypto";
 import { PROTOCOL_V1, PROTOCOL_V2, Timeouts } from "../protocol/index.js";
 import { PluginChannel } from "./channel.js";
 import { RpcTimeout, TIMED_OUT, within, type InvokeOptions, type Response } from "./session-types.js";
@@ -17,7 +16,9 @@ export class Session extends PluginChannel {
 
   async describe(timeoutMs: number = Timeouts.describeMs): Promise<Response> {
     const r = await this.request("describe", undefined, timeoutMs);
-    const caps = (r.frame.result as Record<string, unknown> | undefined)?.host_capabilities;
+    const manifest = r.frame.result as Record<string, unknown> | undefined;
+    const caps = manifest?.host_capabilities;
+    if (typeof manifest?.name === "string" && manifest.name) this.toolId = manifest.name;
     if (Array.isArray(caps)) this.hostCapabilities = caps.filter((c): c is string => typeof c === "string");
     else if (r.frame.result) this.hostCapabilities = [];
     return r;
@@ -29,7 +30,7 @@ export class Session extends PluginChannel {
 
   /** The invoke's answer promise; the invoke counts as active (for routing) until it is answered. */
   callInvoke(tool: string, args: unknown, options: InvokeOptions = {}): { invokeId: string; promise: Promise<Response> } {
-    const invokeId = options.invokeId ?? `inv-${randomBytes(8).toString("hex")}`;
+    const invokeId = options.invokeId ?? `inv-${this.mockHost.ids.next("invoke").slice(0, 16)}`;
     const timeoutMs = options.timeoutMs ?? Timeouts.invokeDefaultS * 1000;
     const deadlineMs = options.deadlineMs ?? Date.now() + timeoutMs;
     const id = options.id ?? this.nextId++;

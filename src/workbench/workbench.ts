@@ -4,7 +4,7 @@
  * optional frame trace, fixture recording, and hooks for a page that shows all of it.
  */
 import {
-  HarnessRecorder, MockHost, REPLAY_CLOCK, prepareLaunch, progressLine, Session, type FrameRecord, type LaunchSpec, type MockHostOptions, type PreparedLaunch, type ProgressEvent, type Response,
+  HarnessRecorder, MockHost, replayable, prepareLaunch, progressLine, Session, type FrameRecord, type LaunchSpec, type MockHostOptions, type PreparedLaunch, type ProgressEvent, type Response,
 } from "../host/index.js";
 import { PROTOCOL_V1, PROTOCOL_V2, Timeouts, type Manifest, type ToolDefinition } from "../protocol/index.js";
 
@@ -87,9 +87,9 @@ export class Workbench {
   private readonly recorder: HarnessRecorder | undefined;
 
   constructor(private readonly launch: LaunchSpec, private readonly options: WorkbenchOptions = {}) {
-    // A recording is replayed later: the mock host's clock stands still, so its answers are the same then.
-    this.mockHost = new MockHost(options.record ? { clock: REPLAY_CLOCK, ...options.mockHost } : options.mockHost);
-    if (options.record) this.recorder = new HarnessRecorder(options.record, { plugin: [launch.command, ...launch.args].join(" ") });
+    // A recording is replayed later: the mock host answers the same requests the same way then.
+    this.mockHost = new MockHost(options.record ? replayable(options.mockHost) : options.mockHost);
+    if (options.record) this.recorder = new HarnessRecorder(options.record, { plugin: [launch.command, ...launch.args].join(" ") }, performance.now(), this.mockHost);
     this.log = options.log ?? ((line) => process.stderr.write(line + "\n"));
     this.hostProtocol = options.hostProtocol ?? PROTOCOL_V2;
   }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runChecks } from "../../src/conform/index.js";
-import { readFixture } from "../../src/host/index.js";
+import { readFixture, TRANSCRIPT_URL_BASE, type LaunchSpec } from "../../src/host/index.js";
 import { Workbench } from "../../src/workbench/index.js";
 import { pluginLaunch } from "./helpers.js";
 
@@ -29,6 +29,28 @@ const HARNESS = [
   { t: 13, kind: "res", id: 4, ok: true, result: { status: "ready" } },
   { t: 1800, kind: "auth.refresh", token: "dev-token-rotated" },
 ];
+
+/** One `executa dev --record` run: a fresh workbench (plugin and mock host) appending these invokes to `file`. */
+async function record(file: string, launch: LaunchSpec, invokes: [string, Record<string, unknown>][]): Promise<void> {
+  const workbench = new Workbench(launch, { record: file, echo: false });
+  try {
+    await workbench.start();
+    for (const [tool, args] of invokes) {
+      const r = await workbench.invoke(tool, args);
+      assert.ok("result" in r.frame, JSON.stringify(r.frame));
+    }
+  } finally {
+    await workbench.close();
+  }
+}
+
+/** The lines of a recording without what differs every run by nature: times, durations and the session's name. */
+const timeless = (file: string) => readFileSync(file, "utf8").trim().split("\n").map((l) => {
+  const { t: _t, session_id: _id, ...rest } = JSON.parse(l) as Record<string, unknown>;
+  const result = rest.result as Record<string, unknown> | undefined;
+  if (result && typeof result.duration_ms === "number") rest.result = { ...result, duration_ms: "(varies)" };
+  return rest;
+});
 
 describe("fixtures", () => {
   it("reads a harness recording: what concerns the plugin is replayed, app-level events are named", () => {
@@ -82,5 +104,35 @@ describe("fixtures", () => {
     const bad = await runChecks(pluginLaunch("node/reference.mjs"), { only: ["fixtures"], fixtures: write("other-reverse.jsonl", other) });
     assert.equal(bad.results[0]!.status, "fail");
     assert.match(bad.results[0]!.message!, /other-reverse\.jsonl line \d+ \(invoke\): line \d+: expected the reverse request sampling\/createMessage/);
+  });
+
+  it("the mock host's URLs are recorded with one stable base, and a recording that uploads, fetches and edits replays", async () => {
+    const corpus: [string, [string, Record<string, unknown>][]][] = [
+      ["image-poster.mjs", [["make_poster", { prompt: "a cat" }], ["upload_artifact", { size_kib: 2 }]]],
+      ["files-backup.mjs", [["backup_text", { text: "hello" }]]],
+    ];
+    for (const [plugin, invokes] of corpus) {
+      const launch = pluginLaunch(`../plugins/node/${plugin}`);
+      const file = join(dir, `urls-${plugin}.jsonl`);
+      await record(file, launch, invokes);
+      const text = readFileSync(file, "utf8");
+      assert.doesNotMatch(text, /127\.0\.0\.1/, "no live port or token in the transcript");
+      assert.ok(text.includes(`${TRANSCRIPT_URL_BASE}/get/`), text.slice(0, 2000));
+      const again = join(dir, `urls-again-${plugin}.jsonl`);
+      await record(again, launch, invokes);
+      assert.deepEqual(timeless(again), timeless(file), "two recordings of the same session are the same, ids and URLs included");
+      const replay = await runChecks(launch, { only: ["fixtures"], fixtures: file });
+      assert.deepEqual(replay.results.map((r) => [r.id, r.status]), [[`fixtures/urls-${plugin}`, "pass"]], JSON.stringify(replay.results));
+    }
+  });
+
+  it("each recorded session appended to one file replays on a fresh plugin and mock host, as it was recorded", async () => {
+    const launch = pluginLaunch("../plugins/node/files-backup.mjs");
+    const file = join(dir, "appended.jsonl");
+    await record(file, launch, [["backup_text", { text: "one" }]]);
+    await record(file, launch, [["backup_text", { text: "two" }], ["list_backups", {}]]);
+    assert.deepEqual(readFixture(file).exchanges.map((x) => [x.session, x.method]), [[1, "initialize"], [1, "describe"], [1, "invoke"], [2, "initialize"], [2, "describe"], [2, "invoke"], [2, "invoke"]]);
+    const replay = await runChecks(launch, { only: ["fixtures"], fixtures: file });
+    assert.deepEqual(replay.results.map((r) => [r.id, r.status]), [["fixtures/appended", "pass"]], JSON.stringify(replay.results));
   });
 });

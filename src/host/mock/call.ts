@@ -15,8 +15,8 @@ export interface HostEnv {
   persistent: BlobStore;
   /** Uploads and generated images: in memory. */
   transient: BlobStore;
-  /** A deterministic id: the same sequence of requests gives the same ids. */
-  nextId(prefix: string): string;
+  /** The next id of a kind (32 hex digits): the same seed and requests give the same ids. */
+  nextId(kind: string): string;
 }
 
 export interface Call {
@@ -26,6 +26,8 @@ export interface Call {
   p: Params;
   /** The invoke the request was attributed to. */
   invokeId: string;
+  /** The plugin's tool id (its manifest name); before any describe, the name of the invoked tool. */
+  toolId: string;
   record: ReverseRecord;
   /** The mock rule that answers this request (first match wins), if any; marks it used. */
   rule(): MockRule | undefined;

@@ -3,7 +3,6 @@
  * local server, which takes the bytes and answers an ETag; upload_complete checks the object is
  * there (and its etag and size, when given) and makes it the file; download_url, list, delete.
  */
-import { randomBytes } from "node:crypto";
 import { StorageError } from "../../protocol/index.js";
 import type { BlobStore } from "./blobs.js";
 import { iso, ruleAnswer, type Call, type HostEnv } from "./call.js";
@@ -87,7 +86,7 @@ export class FilesService {
     const metadata = p.object("metadata");
     const rule = call.rule();
     if (rule) return ruleAnswer(rule);
-    const uploadId = `upl_${randomBytes(12).toString("hex")}`;
+    const uploadId = `upl_${this.env.nextId("upload").slice(0, 24)}`;
     const staged: Staged = { scope, path, contentType, sizeBytes, metadata };
     const expiresAt = this.env.clock() + FILES_LIMITS.putUrlTtlS * 1000;
     const putUrl = await this.env.server.putUrl({

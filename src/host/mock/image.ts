@@ -9,6 +9,7 @@ import { QuotaExceeded, type BlobStore } from "./blobs.js";
 import { ruleAnswer, type Call, type HostEnv } from "./call.js";
 import { refuse, type Params } from "./params.js";
 import { png, pngSize } from "./png.js";
+import { swapUrlBase, TRANSCRIPT_URL_BASE } from "./transcript-urls.js";
 import type { Answer } from "./types.js";
 
 export const IMAGE_LIMITS = { promptChars: 4000, maxN: 4, minSide: 64, maxSide: 4096, dailyQuota: 50, maxReferences: 4, defaultSize: "1024x1024" } as const;
@@ -43,6 +44,8 @@ export class ImageService {
     p.object("modelPreferences");
     p.object("metadata");
     let fallbackSize: string = IMAGE_LIMITS.defaultSize;
+    // The image is named by the request; a URL of this host by its stable form, the same in every run.
+    const stable = (url: string) => swapUrlBase(url, this.env.server.urlBase, TRANSCRIPT_URL_BASE);
     let seed = `${prompt}\0`;
     if (edit) {
       const imageUrl = p.requiredString("image_url");
@@ -58,11 +61,11 @@ export class ImageService {
           throw refuse(ImageError.MASK_UNSUPPORTED, `MASK_UNSUPPORTED: the mask is ${maskSize.width}x${maskSize.height} but the image is ${size.width}x${size.height}; they must be the same size`);
         }
       }
-      seed += `${imageUrl}\0${maskUrl ?? ""}\0`;
+      seed += `${stable(imageUrl)}\0${stable(maskUrl ?? "")}\0`;
     } else {
       const refs = p.stringList("reference_image_urls", { max: IMAGE_LIMITS.maxReferences }) ?? [];
       refs.forEach((url, i) => this.source(p, `reference_image_urls[${i}]`, url));
-      seed += refs.join("\0");
+      seed += refs.map(stable).join("\0");
     }
     const size = sizeOf(p, fallbackSize);
     const rule = call.rule();

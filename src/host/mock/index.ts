@@ -2,7 +2,8 @@ import { loadRules, type MockRuleSet } from "./rules.js";
 import type { SamplingMode } from "./types.js";
 import { DEFAULT_CANNED_TEXT } from "./mock-host.js";
 
-export { MockHost, DEFAULT_CANNED_TEXT, REPLAY_CLOCK } from "./mock-host.js";
+export { MockHost, DEFAULT_CANNED_TEXT, replayable } from "./mock-host.js";
+export { TRANSCRIPT_URL_BASE } from "./transcript-urls.js";
 export { MockRuleSet, loadRules, parseRules, promptText, type MockRule, type UnusedRule } from "./rules.js";
 export { SCOPES, type Scope, type KvEntry, type KvItem, type KvStore } from "./kv.js";
 export type { FileEntry, FileItem, FileStore } from "./file-store.js";

@@ -5,7 +5,6 @@
  * host does, consults the mock rules first, and records every request as it arrives and as it is
  * answered. Whoever creates one closes it (its local HTTP server).
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { RpcError } from "../../protocol/index.js";
 import { AgentService } from "./agent.js";
@@ -14,6 +13,7 @@ import { ruleAnswer, type Call, type HostEnv } from "./call.js";
 import { handleEmbeddings } from "./embeddings.js";
 import { FileStore } from "./file-store.js";
 import { FilesService } from "./files.js";
+import { IdSource } from "./ids.js";
 import { ImageService } from "./image.js";
 import { KvStore } from "./kv.js";
 import { namespaceOf } from "./namespaces.js";
@@ -23,12 +23,24 @@ import type { MockRuleSet, UnusedRule } from "./rules.js";
 import { SamplingService } from "./sampling.js";
 import { MockServer } from "./server.js";
 import { StorageService } from "./storage.js";
+import { swapUrlBase, TRANSCRIPT_URL_BASE } from "./transcript-urls.js";
 import type { Answer, ErrorBody, MockHostOptions, ReverseContext, ReverseObserver, ReverseRecord, SamplingMode } from "./types.js";
 import { UploadService } from "./upload.js";
 import { handleWeb } from "./web.js";
 
 /** The clock of a mock host whose answers are recorded or replayed (`executa dev --record`, `executa test --fixtures`): 2026-01-01T00:00:00Z, standing still. */
-export const REPLAY_CLOCK = () => Date.UTC(2026, 0, 1);
+const REPLAY_CLOCK = () => Date.UTC(2026, 0, 1);
+const REPLAY_SEED = "executa-replay";
+
+/**
+ * Options for a mock host whose answers are recorded or replayed: the same requests get the same
+ * answers every run (a clock standing still, ids from a fixed seed). Its URLs' base still differs;
+ * a transcript writes it as TRANSCRIPT_URL_BASE (`toTranscript`, `fromTranscript`).
+ */
+export function replayable(options: MockHostOptions = {}): MockHostOptions {
+  return { clock: REPLAY_CLOCK, seed: REPLAY_SEED, ...options };
+}
+
 export const DEFAULT_CANNED_TEXT = "This is a canned reply from the executa mock host.";
 /** The most bytes of files/* kept in a storage folder. */
 const DISK_QUOTA_BYTES = 1024 ** 3;
@@ -45,8 +57,9 @@ export class MockHost {
   private samplingMode: SamplingMode;
   private rulesInUse: MockRuleSet | undefined;
   private readonly observers = new Set<ReverseObserver>();
+  /** Every id this host makes, invoke ids included (the session asks for them). */
+  readonly ids: IdSource;
   private readonly started = performance.now();
-  private readonly counters = new Map<string, number>();
   private readonly server: MockServer;
   private readonly services: {
     sampling: SamplingService;
@@ -63,7 +76,8 @@ export class MockHost {
     this.refused = new Set(options.refuse ?? []);
     this.samplingMode = options.sampling ?? { kind: "canned", text: DEFAULT_CANNED_TEXT };
     this.rulesInUse = options.rules;
-    this.server = new MockServer(clock);
+    this.ids = new IdSource(options.seed);
+    this.server = new MockServer(clock, this.ids);
     const quota = options.memoryQuotaBytes ?? 256 * 1024 * 1024;
     const dir = options.storageDir;
     const persistent = new BlobStore(dir && join(dir, "blobs"), dir ? DISK_QUOTA_BYTES : quota);
@@ -77,11 +91,7 @@ export class MockHost {
       server: this.server,
       persistent,
       transient,
-      nextId: (prefix) => {
-        const n = (this.counters.get(prefix) ?? 0) + 1;
-        this.counters.set(prefix, n);
-        return createHash("sha256").update(`${prefix}:${n}`).digest("hex").slice(0, 32);
-      },
+      nextId: (kind) => this.ids.next(kind),
     };
     this.services = {
       sampling: new SamplingService(env),
@@ -130,6 +140,17 @@ export class MockHost {
   /** Rules (from --mock or --sampling rules:) that never answered anything, with why. */
   unusedRules(): UnusedRule[] {
     return this.rulesInUse?.unused() ?? [];
+  }
+
+  /** `value` as a transcript writes it: this host's URL base (port and token) as TRANSCRIPT_URL_BASE. */
+  toTranscript<T>(value: T): T {
+    return swapUrlBase(value, this.server.urlBase, TRANSCRIPT_URL_BASE);
+  }
+
+  /** `value` read from a transcript: TRANSCRIPT_URL_BASE as this host's URL base (its server starts when a URL needs it). */
+  async fromTranscript<T>(value: T): Promise<T> {
+    if (value === undefined || !JSON.stringify(value).includes(TRANSCRIPT_URL_BASE)) return value;
+    return swapUrlBase(value, TRANSCRIPT_URL_BASE, await this.server.base());
   }
 
   /** Stops the local HTTP server and drops uploads that were begun but never completed. */
@@ -188,6 +209,7 @@ export class MockHost {
       params,
       p: new Params(params, method, ns?.invalid ?? RpcError.InvalidParams),
       invokeId: gated.routedTo,
+      toolId: ctx.toolId ?? ctx.activeInvokes.get(gated.routedTo)?.tool ?? "unknown",
       record,
       rule: () => {
         const rule = this.rulesInUse?.find(method, params);

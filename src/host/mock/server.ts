@@ -2,12 +2,15 @@
  * The mock host's object store endpoint: presigned PUT URLs that really take the bytes (answering
  * an ETag) and GET URLs for downloads and generated images. It listens on 127.0.0.1 only, on a
  * random port, starts on first need, and every URL carries a random token. A URL names a ticket
- * or a link the host made, by an id of its own: nothing a plugin sends becomes a path.
+ * or a link the host made, by an id of its own (from the mock host's ids, so a replay makes the
+ * same ones): nothing a plugin sends becomes a path. The origin and the token, the parts that
+ * differ every run, form the URLs' `base`.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { remember } from "./bounded.js";
+import type { IdSource } from "./ids.js";
 
 export interface PutTicket {
   /** Milliseconds since the epoch. */
@@ -28,33 +31,38 @@ export interface GetLink {
 
 export class MockServer {
   private server: Server | undefined;
-  /** The origin, once listening; node:http is loaded only when a URL is first needed. */
+  /** The base of every URL (origin and token), once listening; node:http is loaded only when a URL is first needed. */
   private starting: Promise<string> | undefined;
+  private listeningBase: string | undefined;
   private closed = false;
   private readonly token = randomBytes(24).toString("base64url");
   private readonly tickets = new Map<string, PutTicket>();
   private readonly links = new Map<string, GetLink>();
 
-  constructor(private readonly clock: () => number) {}
+  constructor(private readonly clock: () => number, private readonly ids: IdSource) {}
 
   /** A presigned PUT URL for this ticket. */
   async putUrl(ticket: PutTicket): Promise<string> {
-    const id = randomBytes(16).toString("hex");
+    const id = this.ids.next("put-url");
     remember(this.tickets, id, ticket);
-    return `${await this.origin()}/${this.token}/put/${id}`;
+    return `${await this.base()}/put/${id}`;
   }
 
-  /** A GET URL; `id` makes it stable (generated images), else it is random. */
-  async getUrl(link: GetLink, id: string = randomBytes(16).toString("hex")): Promise<string> {
+  /** A GET URL; `id` names it by its content (generated images), else it is the next id. */
+  async getUrl(link: GetLink, id: string = this.ids.next("get-url")): Promise<string> {
     remember(this.links, id, link);
-    return `${await this.origin()}/${this.token}/get/${id}`;
+    return `${await this.base()}/get/${id}`;
   }
 
   /** The link behind a URL of this server (for image/edit of an image made here), if any. */
   linkOf(url: string): GetLink | undefined {
-    if (!this.server) return undefined;
-    const prefix = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/${this.token}/get/`;
-    return url.startsWith(prefix) ? this.links.get(url.slice(prefix.length)) : undefined;
+    const prefix = `${this.listeningBase}/get/`;
+    return this.listeningBase && url.startsWith(prefix) ? this.links.get(url.slice(prefix.length)) : undefined;
+  }
+
+  /** `http://127.0.0.1:<port>/<token>`, what every URL of this server starts with; undefined until the first URL was made. */
+  get urlBase(): string | undefined {
+    return this.listeningBase;
   }
 
   async close(): Promise<void> {
@@ -66,7 +74,8 @@ export class MockServer {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private origin(): Promise<string> {
+  /** The URLs' base, starting the server if it is not listening yet. */
+  base(): Promise<string> {
     if (this.closed) return Promise.reject(new Error("the mock host is closed"));
     this.starting ??= import("node:http").then(({ createServer }) => new Promise((resolve, reject) => {
       const server = createServer((req, res) => this.serve(req, res));
@@ -74,7 +83,8 @@ export class MockServer {
       server.listen(0, "127.0.0.1", () => {
         server.unref();
         this.server = server;
-        resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+        this.listeningBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${this.token}`;
+        resolve(this.listeningBase);
       });
     }));
     return this.starting;

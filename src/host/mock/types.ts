@@ -25,6 +25,8 @@ export interface ReverseContext {
   protocolVersion?: string;
   /** The manifest's host_capabilities; undefined when no describe has been seen. */
   hostCapabilities: readonly string[] | undefined;
+  /** The plugin's tool id (its manifest name), when a describe answered one. */
+  toolId?: string;
   activeInvokes: ReadonlyMap<string, ActiveInvoke>;
 }
 
@@ -93,6 +95,8 @@ export interface MockHostOptions {
   refuse?: readonly string[];
   /** What the simulated model supports; default json_schema. */
   structuredOutput?: StructuredSupport;
+  /** Every id the host makes comes from this seed (the same seed, the same ids); random when absent. */
+  seed?: string;
   /** Milliseconds since the epoch; tests pass a fake clock to move TTLs. */
   clock?: () => number;
   /** Most bytes kept in memory for files, and for uploads and images; default 256 MiB each. */

@@ -59,8 +59,9 @@ export class UploadService {
     return this.confirm(call);
   }
 
-  private r2Key(invokeId: string, mime: string, filename: string): string {
-    return `exec-uploads/dev/mock-user/plugin/${invokeId}/${mime.split("/")[0]}/${filename}`;
+  /** `exec-uploads/<env>/<user>/<tool id>/<invoke>/<kind>/<filename>`, as Anna names an upload. */
+  private r2Key(call: Call, mime: string, filename: string): string {
+    return `exec-uploads/dev/mock-user/${call.toolId}/${call.invokeId}/${mime.split("/")[0]}/${filename}`;
   }
 
   private store(bytes: Buffer): string {
@@ -92,7 +93,7 @@ export class UploadService {
     const rule = call.rule();
     if (rule) return ruleAnswer(rule);
     const bytes = Buffer.from(clean, "base64");
-    const key = this.r2Key(call.invokeId, mime, filename);
+    const key = this.r2Key(call, mime, filename);
     const old = this.uploads.get(key);
     if (old?.blobId) this.blobs.delete(old.blobId);
     const upload: Upload = { invokeId: call.invokeId, mimeType: mime, sizeBytes: bytes.length, size: bytes.length, blobId: this.store(bytes), expiresAt: this.env.clock() + UPLOAD_LIMITS.ttlS * 1000 };
@@ -110,7 +111,7 @@ export class UploadService {
     purposeOf(p);
     const rule = call.rule();
     if (rule) return ruleAnswer(rule);
-    const key = this.r2Key(call.invokeId, mime, filename);
+    const key = this.r2Key(call, mime, filename);
     const expiresAt = this.env.clock() + UPLOAD_LIMITS.ttlS * 1000;
     const upload: Upload = { invokeId: call.invokeId, mimeType: mime, sizeBytes, expiresAt };
     const putUrl = await this.env.server.putUrl({

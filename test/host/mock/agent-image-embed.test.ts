@@ -37,9 +37,9 @@ describe("agent/session.*", () => {
     assert.equal(history.messages.length, 4);
   });
 
-  it("gives the same ids for the same sequence of requests (deterministic)", async () => {
+  it("gives the same ids for the same sequence of requests from the same seed (a recording's replay)", async () => {
     const ids = async () => {
-      const host = newHost();
+      const host = newHost({ seed: "replay" });
       const s = result<Session>(await call(host, "agent/session.create", {}));
       return [s.app_session_uuid, result<Run>(await call(host, "agent/session.run", { app_session_uuid: s.app_session_uuid, content: "x" })).run_id];
     };

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { MockHost } from "../../../src/host/index.js";
-import { call, error, fakeClock, result } from "./harness.js";
+import { call, ctx, error, fakeClock, result } from "./harness.js";
 
 type Begin = { upload_id: string; put_url: string; headers: Record<string, string>; expires_at: string };
 type Negotiated = { put_url: string; headers: Record<string, string>; r2_key: string; expires_at: string };
@@ -161,10 +161,13 @@ describe("the local server", () => {
 });
 
 describe("host/uploadFile", () => {
-  it("uploads inline and serves the download URL", async () => {
+  it("uploads inline under a key naming the plugin's tool id and the invoke, and serves the download URL", async () => {
     const host = newHost();
-    const r = result<Uploaded>(await call(host, "host/uploadFile", { mode: "inline", filename: "poster.png", mime_type: "image/png", content_b64: Buffer.from("PNGDATA").toString("base64"), purpose: "user_artifact" }));
-    assert.equal(r.r2_key, "exec-uploads/dev/mock-user/plugin/a/image/poster.png");
+    const upload = { mode: "inline", filename: "poster.png", mime_type: "image/png", content_b64: Buffer.from("PNGDATA").toString("base64"), purpose: "user_artifact" };
+    const r = result<Uploaded>(await call(host, "host/uploadFile", upload, { ctx: { ...ctx(["a"]), toolId: "image-poster" } }));
+    assert.equal(r.r2_key, "exec-uploads/dev/mock-user/image-poster/a/image/poster.png");
+    const beforeDescribe = result<Uploaded>(await call(host, "host/uploadFile", upload));
+    assert.equal(beforeDescribe.r2_key, "exec-uploads/dev/mock-user/t/a/image/poster.png", "before a describe named the plugin, the invoked tool's name");
     assert.equal(r.size_bytes, 7);
     assert.equal(await (await fetch(r.download_url)).text(), "PNGDATA");
   });

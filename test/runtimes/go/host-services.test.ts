@@ -97,7 +97,8 @@ describe("Go host-service helpers", requires("go"), () => {
     const { error } = await service("files.upload", { path: "a.txt", text: "x", timeoutMs: 300 });
     assert.deepEqual({ code: error!.code, name: error!.code_name }, { code: -32030, name: "TIMEOUT" });
     // Go bounds the whole call by the context: the PUT waits what is left of the 300 ms
-    assert.match(error!.message, /^TIMEOUT: no answer to the PUT of the bytes within (2\d\d|300) ms$/);
+    const left = Number(/^TIMEOUT: no answer to the PUT of the bytes within (\d+) ms$/.exec(error!.message)?.[1]);
+    assert.ok(left > 0 && left <= 300, error!.message);
     assert.ok(Date.now() - started < 5000);
   });
 

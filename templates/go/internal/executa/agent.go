@@ -202,8 +202,18 @@ func (h *HostClient) AgentCreate(ctx context.Context, opts AgentSessionOptions) 
 	if opts.Kind == "" {
 		opts.Kind = "agent"
 	}
+	raw, err := h.Request(ctx, method, opts)
+	if err == nil {
+		err = h.object(method, raw)
+	}
+	if err == nil && len(raw) > 0 && !hasString(raw, "app_session_uuid") {
+		err = h.malformed(method, "has no app_session_uuid string")
+	}
 	var info AgentSessionInfo
-	if err := h.call(ctx, method, opts, &info); err != nil {
+	if err == nil {
+		err = h.decode(method, raw, &info)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return &AgentSession{UUID: info.AppSessionUUID, Info: info, host: h}, nil

@@ -134,11 +134,13 @@ func scalarEnd(b []byte, i int) int {
 
 // scanDeep checks that the bytes are one JSON value without decoding it. When they are, id
 // is the text of the top-level object's "id" member ("{}" when it is a container, nil when
-// absent).
-func scanDeep(b []byte) (valid bool, id []byte) {
+// absent), and response says the object is a response: a "result" or "error" member and no
+// "method".
+func scanDeep(b []byte) (valid bool, id []byte, response bool) {
 	stack := make([]byte, 0, 1024)
 	state := wantValue
 	keyIsID := false
+	hasMethod, hasAnswer := false, false
 	for i := 0; i < len(b); {
 		c := b[i]
 		if isSpace(c) {
@@ -148,7 +150,7 @@ func scanDeep(b []byte) (valid bool, id []byte) {
 		switch {
 		case state == wantColon:
 			if c != ':' {
-				return false, nil
+				return false, nil, false
 			}
 			state = wantValue
 			i++
@@ -156,7 +158,7 @@ func scanDeep(b []byte) (valid bool, id []byte) {
 			top := len(stack) - 1
 			switch {
 			case top < 0:
-				return false, nil
+				return false, nil, false
 			case c == ',':
 				state = wantValue
 				if stack[top] == '{' {
@@ -165,7 +167,7 @@ func scanDeep(b []byte) (valid bool, id []byte) {
 			case (c == '}' && stack[top] == '{') || (c == ']' && stack[top] == '['):
 				stack = stack[:top]
 			default:
-				return false, nil
+				return false, nil, false
 			}
 			i++
 		case state == wantKey || state == wantKeyOrClose:
@@ -180,10 +182,15 @@ func scanDeep(b []byte) (valid bool, id []byte) {
 				end = stringEnd(b, i)
 			}
 			if end < 0 {
-				return false, nil
+				return false, nil, false
 			}
 			var key string
-			keyIsID = len(stack) == 1 && json.Unmarshal(b[i:end], &key) == nil && key == "id"
+			if len(stack) == 1 {
+				_ = json.Unmarshal(b[i:end], &key)
+			}
+			keyIsID = len(stack) == 1 && key == "id"
+			hasMethod = hasMethod || (len(stack) == 1 && key == "method")
+			hasAnswer = hasAnswer || (len(stack) == 1 && (key == "result" || key == "error"))
 			state = wantColon
 			i = end
 		case c == ']' && state == wantValueOrClose:
@@ -209,7 +216,7 @@ func scanDeep(b []byte) (valid bool, id []byte) {
 				end = scalarEnd(b, i)
 			}
 			if end < 0 {
-				return false, nil
+				return false, nil, false
 			}
 			if keyIsID {
 				id = b[i:end]
@@ -222,8 +229,8 @@ func scanDeep(b []byte) (valid bool, id []byte) {
 			for i < len(b) && isSpace(b[i]) {
 				i++
 			}
-			return i == len(b), id
+			return i == len(b), id, hasAnswer && !hasMethod
 		}
 	}
-	return false, nil
+	return false, nil, false
 }

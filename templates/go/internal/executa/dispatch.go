@@ -61,9 +61,13 @@ func (s *server) line(b []byte) {
 		return
 	}
 	if nestsTooDeep(b) {
-		valid, idText := scanDeep(b)
+		valid, idText, response := scanDeep(b)
 		if !valid {
 			s.writer.error(nullID, CodeParseError, fmt.Sprintf("Parse error: not valid JSON (and nested deeper than %d levels)", maxDepth), nil)
+			return
+		}
+		if response { // never answered: the reverse request it names fails instead
+			s.channel.tooDeep(idText)
 			return
 		}
 		id := nullID
@@ -100,6 +104,8 @@ func (s *server) frame(f fields) {
 			s.channel.settle(rawIDValue, nil, errorRaw, true)
 		case hasID && hasResult:
 			s.channel.settle(rawIDValue, f["result"], nil, false)
+		case hasID && s.channel.waitsFor(rawIDValue):
+			s.channel.malformedAnswer(rawIDValue, "has neither result nor error")
 		default:
 			s.writer.error(id, CodeInvalidRequest, "Invalid Request: no 'method'", nil)
 		}

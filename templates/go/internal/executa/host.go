@@ -48,18 +48,51 @@ func newChannel(m *manifest, w *frameWriter, log func(string, ...any)) *channel 
 	return &channel{capabilities: m.hostCapabilities, writer: w, log: log, pending: map[string]chan reply{}}
 }
 
-// settle routes a response frame from the host to the request waiting for it.
-func (c *channel) settle(id json.RawMessage, result json.RawMessage, rpcErr json.RawMessage, isError bool) {
+// take removes the request with this id from the table and returns its wait; ok is false
+// (and a line logged) when no request has that id.
+func (c *channel) take(id json.RawMessage) (wait chan reply, ok bool) {
 	var key string
 	if jsonType(id) == "string" {
 		_ = json.Unmarshal(id, &key)
 	}
 	c.mu.Lock()
-	wait, ok := c.pending[key]
+	wait, ok = c.pending[key]
 	delete(c.pending, key)
 	c.mu.Unlock()
 	if !ok {
 		c.log("executa: response for unknown request id %s ignored", id)
+	}
+	return wait, ok
+}
+
+// waitsFor reports whether a request with this id waits for its answer.
+func (c *channel) waitsFor(id json.RawMessage) bool {
+	var key string
+	if jsonType(id) != "string" || json.Unmarshal(id, &key) != nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.pending[key]
+	return ok
+}
+
+// tooDeep fails the request a response nested too deep to read names. Nothing is written back.
+func (c *channel) tooDeep(id json.RawMessage) {
+	c.malformedAnswer(id, fmt.Sprintf("nests deeper than %d levels", maxDepth))
+}
+
+// malformedAnswer fails the request the answer names: MALFORMED_RESULT, what says why.
+func (c *channel) malformedAnswer(id json.RawMessage, what string) {
+	if wait, ok := c.take(id); ok {
+		wait <- reply{err: &HostError{Code: CodeInternalError, Message: "MALFORMED_RESULT: the host's answer " + what}}
+	}
+}
+
+// settle routes a response frame from the host to the request waiting for it.
+func (c *channel) settle(id json.RawMessage, result json.RawMessage, rpcErr json.RawMessage, isError bool) {
+	wait, ok := c.take(id)
+	if !ok {
 		return
 	}
 	if !isError {
@@ -221,11 +254,25 @@ func (h *HostClient) call(ctx context.Context, method string, params any, out an
 	return h.decode(method, raw, out)
 }
 
-// decode reads a result into out; a result that does not fit is -32603.
+// object is MALFORMED_RESULT when the host's result is not an object (nil, from a HostFunc,
+// is the zero result).
+func (h *HostClient) object(method string, raw json.RawMessage) error {
+	if t := jsonType(raw); len(raw) > 0 && t != "object" {
+		return h.malformed(method, "must be an object, got "+t)
+	}
+	return nil
+}
+
+// decode reads a result into out; a result that is not an object is MALFORMED_RESULT. A member
+// of another type than out's field reads as absent (Raw keeps it), as TS and Python hand it on.
 func (h *HostClient) decode(method string, raw json.RawMessage, out any) error {
+	if err := h.object(method, raw); err != nil {
+		return err
+	}
 	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, out); err != nil {
-			return h.fail(method, CodeInternalError, "the host's result is malformed: "+err.Error())
+		var typeErr *json.UnmarshalTypeError
+		if err := json.Unmarshal(raw, out); err != nil && !errors.As(err, &typeErr) {
+			return h.malformed(method, "does not fit: "+err.Error())
 		}
 	}
 	if r, ok := out.(interface{ keep(json.RawMessage) }); ok {
@@ -238,6 +285,24 @@ func (h *HostClient) decode(method string, raw json.RawMessage, out any) error {
 // web/*, else a *HostError).
 func (h *HostClient) fail(method string, code int, message string) error {
 	return ruleFor(method, nil).ns.hostError(method, code, message, nil)
+}
+
+// malformed is MALFORMED_RESULT (-32603): the host's result of the method is not of the shape
+// the helper reads; what says how.
+func (h *HostClient) malformed(method, what string) error {
+	return h.fail(method, CodeInternalError, "MALFORMED_RESULT: the host's result "+what)
+}
+
+// hasString reports whether the object raw has a string at path (a member of a member ...).
+func hasString(raw json.RawMessage, path ...string) bool {
+	for _, key := range path {
+		members, ok := decodeObject(raw)
+		if !ok {
+			return false
+		}
+		raw = members[key]
+	}
+	return jsonType(raw) == "string"
 }
 
 // invalid is the namespace's INVALID_REQUEST error: what the host would refuse, raised before sending.

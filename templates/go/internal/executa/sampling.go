@@ -136,8 +136,18 @@ func (h *HostClient) sample(ctx context.Context, method string, req SampleReques
 		}
 		req.ResponseFormat = format
 	}
+	raw, err := h.Request(ctx, method, req)
+	if err == nil {
+		err = h.object(method, raw)
+	}
+	if err == nil && len(raw) > 0 && !hasString(raw, "content", "text") {
+		err = h.malformed(method, "has no content.text string")
+	}
 	var result SampleResult
-	if err := h.call(ctx, method, req, &result); err != nil {
+	if err == nil {
+		err = h.decode(method, raw, &result)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if result.Content.Type == "" {

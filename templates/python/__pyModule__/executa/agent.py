@@ -41,8 +41,7 @@ def _str(value) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _run_of(result, log) -> AgentRun:
-    r = result if isinstance(result, dict) else {}
+def _run_of(r: dict, log) -> AgentRun:
     frames = [f for f in _list(r.get("frames")) if isinstance(f, dict)]
     meta = next((f for f in frames if f.get("event") == "run_meta"), None)
     warnings: list = [w for w in _list(meta.get("warnings") if meta else None) if isinstance(w, dict)]
@@ -85,7 +84,7 @@ class AgentSession:
         self.info = info
 
     def _call(self, method: str, params: dict, timeout: float | None):
-        return self._r.request(f"agent/session.{method}", {"app_session_uuid": self.uuid, **_given(params)}, timeout)
+        return self._r.call(f"agent/session.{method}", {"app_session_uuid": self.uuid, **_given(params)}, timeout)
 
     def run(
         self,
@@ -127,8 +126,7 @@ class AgentSession:
     def refresh(self, *, ttl_seconds: int | None = None, timeout: float | None = None) -> dict:
         """``agent/session.refresh``: extends the session; returns its lifecycle fields (also merged into ``info``)."""
         result = self._call("refresh", {"ttl_seconds": ttl_seconds}, timeout)
-        if isinstance(result, dict):
-            self.info = {**self.info, **result}
+        self.info = {**self.info, **result}
         return result
 
     def delete(self, *, timeout: float | None = None) -> dict:
@@ -213,16 +211,17 @@ class AgentClient:
                 "granted_tools": granted_tools,
             }
         )
-        info = self._r.request("agent/session.create", params, timeout)
-        info = info if isinstance(info, dict) else {}
-        uuid = info.get("app_session_uuid")
-        return AgentSession(self._r, uuid if isinstance(uuid, str) else "", info)
+        method = "agent/session.create"
+        info = self._r.call(method, params, timeout)
+        if not isinstance(info.get("app_session_uuid"), str):
+            raise self._r.malformed(method, "has no app_session_uuid string")
+        return AgentSession(self._r, info["app_session_uuid"], info)
 
     def list(self, *, include_expired: bool | None = None, limit: int | None = None, timeout: float | None = None) -> dict:
         """``agent/session.list``: ``{sessions: [...]}``; ``limit`` 1 to 100 (50 by default)."""
         if limit is not None and (type(limit) is not int or limit not in LIST_LIMIT):
             raise self._r.invalid("agent/session.list", f"limit must be an integer from 1 to 100, got {limit!r}")
-        return self._r.request("agent/session.list", _given({"include_expired": include_expired, "limit": limit}), timeout)
+        return self._r.call("agent/session.list", _given({"include_expired": include_expired, "limit": limit}), timeout)
 
     def session(self, uuid: str) -> AgentSession:
         """A session created earlier (by this or another invoke), by its uuid."""

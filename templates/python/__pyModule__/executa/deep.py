@@ -36,25 +36,27 @@ def scan_deep(data: bytes):
     """Checks that the bytes are one JSON value without building it.
 
     Returns:
-        ``(valid, id_text)``: id_text is the text of the top-level object's "id" member when it
-        is a scalar (``b"{}"`` when it is a container, None when absent).
+        ``(valid, id_text, response)``: id_text is the text of the top-level object's "id" member
+        when it is a scalar (``b"{}"`` when it is a container, None when absent); response says the
+        object is a response: a "result" or "error" member and no "method".
     """
     stack = bytearray()
     want = _VALUE
     key_is_id = False
     id_text = None
+    top_keys = set()
     i = _SPACE.match(data).end()
     n = len(data)
     while i < n:
         b = data[i]
         if want == _COLON:
             if b != 0x3A:
-                return False, None
+                return False, None, False
             want = _VALUE
             i += 1
         elif want == _COMMA_OR_CLOSE:
             if not stack:
-                return False, None
+                return False, None, False
             if b == 0x2C:
                 want = _KEY if stack[-1] == 0x7B else _VALUE
                 i += 1
@@ -62,14 +64,14 @@ def scan_deep(data: bytes):
                 run = _CLOSE_ARRAYS.match(data, i)
                 count = run.group().count(b"]")
                 if stack[-count:] != b"[" * count:
-                    return False, None
+                    return False, None, False
                 del stack[-count:]
                 i = run.end()
             elif b == 0x7D and stack[-1] == 0x7B:
                 stack.pop()
                 i += 1
             else:
-                return False, None
+                return False, None, False
         elif want in (_KEY, _KEY_OR_CLOSE):
             if b == 0x7D and want == _KEY_OR_CLOSE:
                 stack.pop()
@@ -78,8 +80,12 @@ def scan_deep(data: bytes):
             else:
                 m = _SCALAR.match(data, i) if b == 0x22 else None
                 if m is None:
-                    return False, None
-                key_is_id = len(stack) == 1 and (m.group() == b'"id"' or (b"\\" in m.group() and json.loads(m.group()) == "id"))
+                    return False, None, False
+                key = m.group()
+                top_key = (json.loads(key) if b"\\" in key else key[1:-1].decode("utf-8")) if len(stack) == 1 else None
+                if top_key is not None:
+                    top_keys.add(top_key)
+                key_is_id = top_key == "id"
                 want = _COLON
                 i = m.end()
         elif b == 0x5D and want == _VALUE_OR_CLOSE:
@@ -103,7 +109,7 @@ def scan_deep(data: bytes):
         else:
             m = _SCALAR.match(data, i)
             if m is None:
-                return False, None
+                return False, None, False
             if key_is_id:
                 id_text = m.group()
             key_is_id = False
@@ -111,5 +117,5 @@ def scan_deep(data: bytes):
             i = m.end()
         i = _SPACE.match(data, i).end()
         if not stack and want == _COMMA_OR_CLOSE:
-            return i == n, id_text
-    return False, None
+            return i == n, id_text, "method" not in top_keys and ("result" in top_keys or "error" in top_keys)
+    return False, None, False

@@ -134,8 +134,12 @@ class Dispatcher:
     def parse_error(self, message: str) -> None:
         self._writer.error(None, PARSE_ERROR, message)
 
-    def too_deep(self, id) -> None:
-        """Valid JSON nested too deep to take; ``id`` is its top-level id, if a shallow scan found one."""
+    def too_deep(self, id, response: bool) -> None:
+        """Valid JSON nested too deep to take; ``id`` is its top-level id, if a shallow scan found one.
+        A response is never answered: the reverse request it names fails instead."""
+        if response:
+            self._channel.too_deep(id)
+            return
         id = request_id(id)
         self._writer.error(None if id is _NO_ID else id, INVALID_PARAMS, f"Invalid params: JSON nests deeper than {MAX_DEPTH} levels")
 
@@ -147,7 +151,7 @@ class Dispatcher:
         id = request_id(frame.get("id"))
         answer_id = None if id is _NO_ID else id
         if "method" not in frame:
-            if has_id and ("result" in frame or "error" in frame):
+            if has_id and ("result" in frame or "error" in frame or self._channel.waits_for(frame["id"])):
                 self._channel.settle(frame)
             else:
                 self._writer.error(answer_id, INVALID_REQUEST, "Invalid Request: no 'method'")

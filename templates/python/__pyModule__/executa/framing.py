@@ -67,11 +67,13 @@ class ParseError(Exception):
 
 
 class TooDeep(Exception):
-    """Valid JSON nested deeper than MAX_DEPTH levels; ``id`` is its top-level id (None when absent)."""
+    """Valid JSON nested deeper than MAX_DEPTH levels; ``id`` is its top-level id (None when absent),
+    ``response`` says it is a response (a "result" or "error" member and no "method")."""
 
-    def __init__(self, id) -> None:
+    def __init__(self, id, response: bool) -> None:
         super().__init__(id)
         self.id = id
+        self.response = response
 
 
 def well_formed(text: str) -> str:
@@ -108,14 +110,16 @@ def decode_frame(line: bytes):
     try:
         value = _decode(text)
     except RecursionError:
-        valid, id_text = scan_deep(line)
+        valid, id_text, response = scan_deep(line)
         if not valid:
             raise ParseError(f"Parse error: not valid JSON (and nested deeper than {MAX_DEPTH} levels)") from None
-        raise TooDeep(_id_value(id_text)) from None
+        raise TooDeep(_id_value(id_text), response) from None
     except ValueError as err:  # json.JSONDecodeError, or NaN / Infinity
         raise ParseError(f"Parse error: {err}") from None
     if deep and nests_too_deep(value):
-        raise TooDeep(_repair(value.get("id")) if type(value) is dict else None)
+        if type(value) is not dict:
+            raise TooDeep(None, False)
+        raise TooDeep(_repair(value.get("id")), "method" not in value and ("result" in value or "error" in value))
     return _repair(value) if _ESCAPED_SURROGATE.search(line) else value
 
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 import threading
 import time
 
+from .deep import MAX_DEPTH
 from .errors import INTERNAL_ERROR, HostError
 from .ids import random_hex
 from .namespaces import INVOKE_ID_METADATA, host_error, local_data, rule_for
+from .validate import json_type
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
 if TYPE_CHECKING:
@@ -41,15 +43,18 @@ class HostChannel:
         self._lock = threading.Lock()
         self._closed = False  # stdin closed: the host can answer nothing any more
 
+    def waits_for(self, id) -> bool:
+        """True while a request with this id waits for its answer."""
+        with self._lock:
+            return isinstance(id, str) and id in self._pending
+
     def settle(self, frame: dict) -> None:
         """A response frame from the host: settles the pending request with its id."""
-        id = frame.get("id")
-        with self._lock:
-            entry = self._pending.pop(id, None) if isinstance(id, str) else None
+        if "result" not in frame and "error" not in frame:
+            self._malformed_answer(frame.get("id"), "has neither result nor error")
+            return
+        entry = self._take(frame.get("id"))
         if entry is None:
-            import json
-
-            self._log(f"executa: response for unknown request id {json.dumps(id)} ignored")
             return
         if "error" in frame:
             error = frame["error"] if isinstance(frame["error"], dict) else {}
@@ -61,6 +66,26 @@ class HostChannel:
         else:
             entry.result = frame.get("result")
         entry.done.set()
+
+    def too_deep(self, id) -> None:
+        """A response nested too deep to read: the request it names fails now. Nothing is written back."""
+        self._malformed_answer(id, f"nests deeper than {MAX_DEPTH} levels")
+
+    def _malformed_answer(self, id, what: str) -> None:
+        entry = self._take(id)
+        if entry is not None:
+            entry.error = (INTERNAL_ERROR, f"MALFORMED_RESULT: the host's answer {what}", None)
+            entry.done.set()
+
+    def _take(self, id) -> _Pending | None:
+        """The pending request with this id, removed from the table; None (logged) when there is none."""
+        with self._lock:
+            entry = self._pending.pop(id, None) if isinstance(id, str) else None
+        if entry is None:
+            import json
+
+            self._log(f"executa: response for unknown request id {json.dumps(id)} ignored")
+        return entry
 
     def request(self, invoke_id: str, deadline_ms: float, method: str, params: dict | None = None, timeout: float | None = None):
         params = dict(params or {})
@@ -144,6 +169,17 @@ class InvokeRequests:
     def request(self, method: str, params: dict | None = None, timeout: float | None = None):
         """Sends one reverse request and waits for its result (``host.request``)."""
         return self._channel.request(self._invoke_id, self.deadline_ms, method, params, timeout)
+
+    def call(self, method: str, params: dict | None = None, timeout: float | None = None) -> dict:
+        """A typed helper's request: the host's result must be an object (else MALFORMED_RESULT)."""
+        result = self.request(method, params, timeout)
+        if type(result) is not dict:
+            raise self.malformed(method, f"must be an object, got {json_type(result)}")
+        return result
+
+    def malformed(self, method: str, what: str) -> HostError:
+        """MALFORMED_RESULT (-32603): the host's result of the method is not of the shape the helper reads, ``what`` says how."""
+        return self.error(method, INTERNAL_ERROR, f"MALFORMED_RESULT: the host's result {what}")
 
     def error(self, method: str, code: int, message: str, data: object = None) -> HostError:
         """A HostError in the method's namespace, its code named."""

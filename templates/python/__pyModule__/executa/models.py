@@ -55,8 +55,7 @@ class Embeddings:
         bad = next((i for i, item in enumerate(items) if not isinstance(item, str)), None)
         if bad is not None:
             raise self._r.invalid(method, f"input[{bad}] is not a string")
-        answer = self._r.request(method, {"input": list(items), **_given({"model": model})}, timeout)
-        result = answer if isinstance(answer, dict) else {}
+        result = self._r.call(method, {"input": list(items), **_given({"model": model})}, timeout)
         given = result.get("data")
         data = [d for d in given if isinstance(d, dict)] if isinstance(given, list) else []
         return {**result, "data": data, "vectors": [d.get("embedding") for d in sorted(data, key=_index)]}
@@ -91,7 +90,7 @@ class Images:
             timeout: Seconds to wait; 120 by default.
         """
         optional = {"size": size, "reference_image_urls": reference_image_urls, "modelPreferences": model_preferences, "metadata": metadata}
-        return self._r.request("image/generate", {"prompt": prompt, "n": n, **_given(optional)}, timeout)
+        return self._r.call("image/generate", {"prompt": prompt, "n": n, **_given(optional)}, timeout)
 
     def edit(
         self,
@@ -118,4 +117,4 @@ class Images:
             timeout: Seconds to wait; 120 by default.
         """
         optional = {"size": size, "modelPreferences": model_preferences, "metadata": metadata, "mask_url": mask_url}
-        return self._r.request("image/edit", {"image_url": image_url, "prompt": prompt, "n": n, **_given(optional)}, timeout)
+        return self._r.call("image/edit", {"image_url": image_url, "prompt": prompt, "n": n, **_given(optional)}, timeout)

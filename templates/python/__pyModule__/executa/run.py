@@ -89,7 +89,7 @@ class _Server:
                     dispatcher.parse_error(str(err))
                     continue
                 except TooDeep as deep:
-                    dispatcher.too_deep(deep.id)
+                    dispatcher.too_deep(deep.id, deep.response)
                     continue
                 if value is not BLANK:
                     dispatcher.frame(value)

@@ -51,7 +51,7 @@ class SampleResult(TypedDict, total=False):
     stopReason: str
     usage: dict
     _meta: dict
-    text: str  # content.text, "" when absent
+    text: str  # content.text (a result without it is MALFORMED_RESULT)
     structured_valid: bool  # the host checked the text against the response format (_meta.responseFormat.structuredValid)
     downgraded: bool  # the host fell back to a weaker format (_meta.responseFormat.downgraded)
     parsed: Any  # the JSON value of text, when a response format was asked for and structured_valid; else None
@@ -147,9 +147,11 @@ def request_params(r, method: str, messages, prompt, max_tokens, optional: dict)
 
 def sample(r, method: str, params: dict, timeout: float | None) -> SampleResult:
     """Sends a sampling request (``sampling/createMessage`` or ``agent/complete``) and reads its result."""
-    result = _object(r.request(method, params, timeout))
+    result = r.call(method, params, timeout)
     content = _object(result.get("content"))
-    text = content["text"] if isinstance(content.get("text"), str) else ""
+    text = content.get("text")
+    if not isinstance(text, str):
+        raise r.malformed(method, "has no content.text string")
     format_meta = _object(_object(result.get("_meta")).get("responseFormat"))
     structured_valid = format_meta.get("structuredValid") is True
     parsed = None

@@ -52,7 +52,7 @@ class Storage:
         method = f"storage/{name}"
         params.update((k, v) for k, v in optional.items() if v is not None)
         params.update(scope_of(self._r, method, scope))
-        return self._r.request(method, params, timeout)
+        return self._r.call(method, params, timeout)
 
     def get(self, key: str, *, scope: StorageScope | None = None, timeout: float | None = None) -> StorageValue:
         """``{value, etag, exists}``; a missing key is ``{value: None, exists: False}``, not an error."""

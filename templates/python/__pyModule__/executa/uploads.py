@@ -44,11 +44,10 @@ def _given(members: dict) -> dict:
     return {k: v for k, v in members.items() if v is not None}
 
 
-def _put(r, method: str, fail_code: int, offer, data: bytes, timeout: float | None) -> str | None:
+def _put(r, method: str, fail_code: int, offer: dict, data: bytes, timeout: float | None) -> str | None:
     """PUTs the bytes to the offer's ``put_url`` with its ``headers``, within the PUT timeout and the
     deadline. A status other than 200 or 201, or no answer, fails with ``fail_code`` (the
     namespace's TIMEOUT when the wait ran out). Returns the response's ETag header."""
-    offer = offer if isinstance(offer, dict) else {}
     url = offer.get("put_url")
     if not isinstance(url, str) or not re.match(r"https?://", url, re.IGNORECASE):
         raise r.error(method, fail_code, f"the host's put_url is not an http(s) URL: {json.dumps(url)}")
@@ -98,11 +97,10 @@ def upload(
     common = {"filename": filename, "mime_type": mime_type, **_given({"purpose": purpose, "metadata": metadata})}
     if len(data) <= INLINE_UPLOAD_MAX_BYTES:
         content_b64 = base64.b64encode(data).decode("ascii")
-        return r.request(method, {"mode": "inline", **common, "content_b64": content_b64}, timeout)
-    offer = r.request(method, {"mode": "negotiate", **common, "size_bytes": len(data)}, timeout)
+        return r.call(method, {"mode": "inline", **common, "content_b64": content_b64}, timeout)
+    offer = r.call(method, {"mode": "negotiate", **common, "size_bytes": len(data)}, timeout)
     _put(r, method, UPLOAD_STORAGE_ERROR, offer, data, timeout)
-    r2_key = offer.get("r2_key") if isinstance(offer, dict) else None
-    return r.request(method, {"mode": "confirm", "r2_key": r2_key}, timeout)
+    return r.call(method, {"mode": "confirm", "r2_key": offer.get("r2_key")}, timeout)
 
 
 class Files:
@@ -129,10 +127,10 @@ class Files:
         begin = "files/upload_begin"
         where = {"path": path, **scope_of(self._r, begin, scope)}
         content = _given({"content_type": content_type})
-        offer = self._r.request(begin, {**where, "size_bytes": len(data), **content, **_given({"metadata": metadata})}, timeout)
+        offer = self._r.call(begin, {**where, "size_bytes": len(data), **content, **_given({"metadata": metadata})}, timeout)
         etag = _put(self._r, begin, STORAGE_UPSTREAM, offer, data, timeout)
         complete = {**where, **_given({"etag": etag}), "size_bytes": len(data), **content}
-        return self._r.request("files/upload_complete", complete, timeout)
+        return self._r.call("files/upload_complete", complete, timeout)
 
     def download_url(
         self, path: str, *, scope: StorageScope | None = None, expires_in: int | None = None, timeout: float | None = None
@@ -140,8 +138,7 @@ class Files:
         """``files/download_url``: ``{url, expires_at}``, a URL that reads the file for ``expires_in`` seconds."""
         method = "files/download_url"
         expires = _given({"expires_in": expires_in, "ttl_seconds": expires_in})
-        answer = self._r.request(method, {"path": path, **scope_of(self._r, method, scope), **expires}, timeout)
-        a = answer if isinstance(answer, dict) else {}
+        a = self._r.call(method, {"path": path, **scope_of(self._r, method, scope), **expires}, timeout)
         return {"url": a["url"] if isinstance(a.get("url"), str) else a.get("get_url"), "expires_at": a.get("expires_at")}
 
     def list(
@@ -156,9 +153,9 @@ class Files:
         """``files/list``: ``{items: [{path, size_bytes, content_type, updated_at}], next_cursor}``."""
         method = "files/list"
         params = {**scope_of(self._r, method, scope), **_given({"prefix": prefix, "cursor": cursor, "limit": limit})}
-        return self._r.request(method, params, timeout)
+        return self._r.call(method, params, timeout)
 
     def delete(self, path: str, *, scope: StorageScope | None = None, timeout: float | None = None) -> dict:
         """``files/delete``: ``{deleted: True}``."""
         method = "files/delete"
-        return self._r.request(method, {"path": path, **scope_of(self._r, method, scope)}, timeout)
+        return self._r.call(method, {"path": path, **scope_of(self._r, method, scope)}, timeout)

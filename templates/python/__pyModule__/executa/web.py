@@ -74,7 +74,7 @@ class Web:
             "include_domains": include_domains,
             "exclude_domains": exclude_domains,
         }
-        return self._r.request(method, {"query": query, **_given(optional)}, timeout)
+        return self._r.call(method, {"query": query, **_given(optional)}, timeout)
 
     def fetch(
         self,
@@ -105,4 +105,4 @@ class Web:
             if not _non_empty(page):
                 raise self._r.invalid(method, f"urls[{i}] is not a URL: give each page as a non-empty string")
         optional = {"format": format, "max_chars": max_chars, "timeout_ms": fetch_timeout_ms}
-        return self._r.request(method, {"urls": list(pages), **_given(optional)}, timeout)
+        return self._r.call(method, {"urls": list(pages), **_given(optional)}, timeout)

@@ -90,8 +90,7 @@ function given(members: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(members).filter(([, v]) => v !== undefined && v !== null));
 }
 
-function runOf(result: unknown, log: (message: string) => void): AgentRun {
-  const r = isObject(result) ? result : {};
+function runOf(r: Record<string, unknown>, log: (message: string) => void): AgentRun {
   const frames = (Array.isArray(r.frames) ? r.frames : []).filter(isObject) as AgentFrame[];
   const meta = frames.find((f) => f.event === "run_meta");
   const warnings = (Array.isArray(meta?.warnings) ? meta.warnings : []).filter(isObject) as unknown as AgentWarning[];
@@ -113,7 +112,7 @@ export function agentClient(r: InvokeRequests): AgentClient {
 
   const session = (uuid: string, info: Record<string, unknown>): AgentSession => {
     const call = (method: string, params: Record<string, unknown>, options: Wait | undefined) =>
-      r.request(`agent/session.${method}`, { app_session_uuid: uuid, ...given(params) }, options?.timeoutMs);
+      r.call(`agent/session.${method}`, { app_session_uuid: uuid, ...given(params) }, options?.timeoutMs);
     const s: AgentSession = {
       uuid,
       info,
@@ -126,8 +125,8 @@ export function agentClient(r: InvokeRequests): AgentClient {
       history: (options) => call("history", {}, options) as Promise<never>,
       refresh: async (options = {}) => {
         const result = await call("refresh", { ttl_seconds: options.ttlSeconds }, options);
-        if (isObject(result)) s.info = { ...s.info, ...result };
-        return result as Record<string, unknown>;
+        s.info = { ...s.info, ...result };
+        return result;
       },
       delete: (options) => call("delete", {}, options) as Promise<never>,
     };
@@ -151,16 +150,17 @@ export function agentClient(r: InvokeRequests): AgentClient {
         inherit_host_tools: options.inheritHostTools,
         granted_tools: options.grantedTools,
       });
-      const info = await r.request("agent/session.create", params, options.timeoutMs);
-      const result = isObject(info) ? info : {};
-      return session(typeof result.app_session_uuid === "string" ? result.app_session_uuid : "", result);
+      const method = "agent/session.create";
+      const result = await r.call(method, params, options.timeoutMs);
+      if (typeof result.app_session_uuid !== "string") throw r.malformed(method, "has no app_session_uuid string");
+      return session(result.app_session_uuid, result);
     },
     list: (options = {}) => {
       const { limit } = options;
       if (limit !== undefined && !(Number.isInteger(limit) && limit >= LIST_LIMIT.min && limit <= LIST_LIMIT.max)) {
         return Promise.reject(r.invalid("agent/session.list", `limit must be an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}, got ${limit}`));
       }
-      return r.request("agent/session.list", given({ include_expired: options.includeExpired, limit }), options.timeoutMs) as Promise<never>;
+      return r.call("agent/session.list", given({ include_expired: options.includeExpired, limit }), options.timeoutMs) as Promise<never>;
     },
     session: (uuid) => session(uuid, { app_session_uuid: uuid }),
   };

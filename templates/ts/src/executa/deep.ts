@@ -95,14 +95,17 @@ function scalarEnd(bytes: Uint8Array, i: number): number {
 
 /**
  * Checks that the bytes are one JSON value without building it. When they are, `id` is the
- * text of the top-level object's "id" member if it is a scalar (undefined when absent).
+ * text of the top-level object's "id" member if it is a scalar (undefined when absent), and
+ * `response` says the object is a response: a "result" or "error" member and no "method".
  */
-export function scanDeep(bytes: Uint8Array): { valid: false } | { valid: true; id?: string } {
+export function scanDeep(bytes: Uint8Array): { valid: false } | { valid: true; id?: string; response: boolean } {
   const stack = new Uint8Array(bytes.length);
   let depth = 0;
   let want = Want.Value;
   let keyIsId = false;
   let id: string | undefined;
+  let hasMethod = false;
+  let hasAnswer = false;
   const text = (from: number, to: number) => Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString("utf8");
   let i = 0;
   while (i < bytes.length) {
@@ -134,7 +137,10 @@ export function scanDeep(bytes: Uint8Array): { valid: false } | { valid: true; i
         if (b !== QUOTE) return { valid: false };
         const end = stringEnd(bytes, i);
         if (end < 0) return { valid: false };
-        keyIsId = depth === 1 && JSON.parse(text(i, end)) === "id";
+        const key: unknown = depth === 1 ? JSON.parse(text(i, end)) : undefined;
+        keyIsId = key === "id";
+        hasMethod ||= key === "method";
+        hasAnswer ||= key === "result" || key === "error";
         want = Want.Colon;
         i = end;
       }
@@ -158,7 +164,7 @@ export function scanDeep(bytes: Uint8Array): { valid: false } | { valid: true; i
     }
     if (depth === 0 && want === Want.CommaOrClose) {
       while (i < bytes.length && isSpace(bytes[i])) i++;
-      return i === bytes.length ? { valid: true, ...(id !== undefined && { id }) } : { valid: false };
+      return i === bytes.length ? { valid: true, ...(id !== undefined && { id }), response: hasAnswer && !hasMethod } : { valid: false };
     }
   }
   return { valid: false };

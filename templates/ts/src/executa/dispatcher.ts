@@ -90,13 +90,17 @@ export class Dispatcher {
     this.writer.error(null, RpcCode.ParseError, message);
   }
 
-  /** Valid JSON nested too deep to take; `idText` is its top-level id, if a shallow scan found one. */
-  tooDeep(idText: string | undefined): void {
+  /**
+   * Valid JSON nested too deep to take; `idText` is its top-level id, if a shallow scan found one.
+   * A response is never answered: the reverse request it names fails instead.
+   */
+  tooDeep(idText: string | undefined, response: boolean): void {
     let id: unknown = null;
     try {
       id = idText === undefined ? null : wellFormed(JSON.parse(idText));
     } catch {}
-    this.writer.error(isId(id) ? id : null, RpcCode.InvalidParams, `Invalid params: JSON nests deeper than ${MAX_DEPTH} levels`);
+    if (response) this.channel.tooDeep(id);
+    else this.writer.error(isId(id) ? id : null, RpcCode.InvalidParams, `Invalid params: JSON nests deeper than ${MAX_DEPTH} levels`);
   }
 
   frame(frame: unknown): void {
@@ -107,7 +111,7 @@ export class Dispatcher {
     const hasId = Object.hasOwn(frame, "id");
     const id = hasId && isId(frame.id) ? frame.id : null;
     if (!Object.hasOwn(frame, "method")) {
-      if (hasId && (Object.hasOwn(frame, "result") || Object.hasOwn(frame, "error"))) {
+      if (hasId && (Object.hasOwn(frame, "result") || Object.hasOwn(frame, "error") || this.channel.waitsFor(frame.id))) {
         this.channel.settle(frame);
       } else {
         this.writer.error(id, RpcCode.InvalidRequest, "Invalid Request: no 'method'");

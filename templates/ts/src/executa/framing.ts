@@ -131,8 +131,8 @@ export type Decoded =
   | { blank: true }
   | { value: unknown }
   | { parseError: string }
-  /** Valid JSON nested deeper than MAX_DEPTH; `id` is its top-level id's text, if it has one. */
-  | { tooDeep: true; id?: string };
+  /** Valid JSON nested deeper than MAX_DEPTH; `id` is its top-level id's text, if it has one; `response`: see scanDeep. */
+  | { tooDeep: true; id?: string; response: boolean };
 
 /** Bytes of one line -> the parsed JSON value, or why it is not one. */
 export function decodeFrame(bytes: Buffer): Decoded {
@@ -146,7 +146,7 @@ export function decodeFrame(bytes: Buffer): Decoded {
   if (nestsTooDeep(bytes)) {
     const scan = scanDeep(bytes);
     if (!scan.valid) return { parseError: `Parse error: not valid JSON (and nested deeper than ${MAX_DEPTH} levels)` };
-    return { tooDeep: true, ...(scan.id !== undefined && { id: scan.id }) };
+    return { tooDeep: true, ...(scan.id !== undefined && { id: scan.id }), response: scan.response };
   }
   let value: unknown;
   try {

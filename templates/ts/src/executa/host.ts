@@ -4,11 +4,12 @@
  * are in client.ts.
  */
 import { hostClient } from "./client.js";
-import type { HostError } from "./errors.js";
+import { MAX_DEPTH } from "./deep.js";
+import { RpcCode, type HostError } from "./errors.js";
 import { randomHex } from "./ids.js";
 import { hostError, INVOKE_ID_METADATA, localData, ruleFor } from "./namespaces.js";
 import type { HostClient, Manifest } from "./types.js";
-import { isObject } from "./validate.js";
+import { isObject, jsonType } from "./validate.js";
 import type { FrameWriter } from "./writer.js";
 
 const HOST_GONE = -32603;
@@ -17,6 +18,10 @@ const HOST_GONE = -32603;
 export interface InvokeRequests {
   /** `host.request`: send one reverse request and wait for its result. */
   request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<unknown>;
+  /** A typed helper's request: the host's result must be an object (else MALFORMED_RESULT). */
+  call(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** MALFORMED_RESULT (-32603): the host's result of the method is not of the shape the helper reads, `what` says how. */
+  malformed(method: string, what: string): HostError;
   /** A HostError in the method's namespace, its code named. */
   error(method: string, code: number, message: string): HostError;
   /** The namespace's INVALID_REQUEST error, for what the host would refuse (raised before sending). */
@@ -54,15 +59,16 @@ export class HostChannel {
     this.capabilities = new Set(manifest.host_capabilities ?? []);
   }
 
+  /** True while a request with this id waits for its answer. */
+  waitsFor(id: unknown): boolean {
+    return typeof id === "string" && this.pending.has(id);
+  }
+
   /** A response frame from the host: settles the pending request with its id. */
   settle(frame: Record<string, unknown>): void {
-    const id = frame.id;
-    const entry = typeof id === "string" ? this.pending.get(id) : undefined;
-    if (entry === undefined) {
-      this.log(`executa: response for unknown request id ${JSON.stringify(id)} ignored`);
-      return;
-    }
-    this.pending.delete(id as string);
+    if (!Object.hasOwn(frame, "result") && !Object.hasOwn(frame, "error")) return this.malformedAnswer(frame.id, "has neither result nor error");
+    const entry = this.take(frame.id);
+    if (entry === undefined) return;
     if (Object.hasOwn(frame, "error")) {
       const error = isObject(frame.error) ? frame.error : {};
       const valid = typeof error.code === "number" && typeof error.message === "string";
@@ -74,6 +80,26 @@ export class HostChannel {
     } else {
       entry.resolve(frame.result);
     }
+  }
+
+  /** A response nested too deep to read: the request it names fails now. Nothing is written back. */
+  tooDeep(id: unknown): void {
+    this.malformedAnswer(id, `nests deeper than ${MAX_DEPTH} levels`);
+  }
+
+  private malformedAnswer(id: unknown, what: string): void {
+    this.take(id)?.reject({ code: RpcCode.InternalError, message: `MALFORMED_RESULT: the host's answer ${what}` });
+  }
+
+  /** The pending request with this id, removed from the table; undefined (logged) when there is none. */
+  private take(id: unknown): Pending | undefined {
+    const entry = typeof id === "string" ? this.pending.get(id) : undefined;
+    if (entry === undefined) {
+      this.log(`executa: response for unknown request id ${JSON.stringify(id)} ignored`);
+      return undefined;
+    }
+    this.pending.delete(id as string);
+    return entry;
   }
 
   request(
@@ -143,6 +169,12 @@ export class HostChannel {
     const named = (method: string, code: number, message: string, data?: unknown) => hostError(ruleFor(method, {}).namespace, method, code, message, data);
     const requests: InvokeRequests = {
       request: (method, params, timeoutMs) => this.request(invokeId, deadlineMs, method, params, timeoutMs),
+      call: async (method, params, timeoutMs) => {
+        const result = await this.request(invokeId, deadlineMs, method, params, timeoutMs);
+        if (!isObject(result)) throw requests.malformed(method, `must be an object, got ${jsonType(result)}`);
+        return result;
+      },
+      malformed: (method, what) => named(method, RpcCode.InternalError, `MALFORMED_RESULT: the host's result ${what}`),
       error: (method, code, message) => named(method, code, message),
       invalid: (method, message) => {
         const ns = ruleFor(method, {}).namespace;

@@ -55,8 +55,7 @@ export function embeddingsClient(r: InvokeRequests): EmbeddingsClient {
       if (!Array.isArray(list) || list.length === 0) throw r.invalid(method, "input must be a string or a non-empty list of strings");
       const bad = list.findIndex((item) => typeof item !== "string");
       if (bad >= 0) throw r.invalid(method, `input[${bad}] is not a string`);
-      const answer = await r.request(method, { input: list, ...given({ model: options.model }) }, options.timeoutMs);
-      const result = isObject(answer) ? answer : {};
+      const result = await r.call(method, { input: list, ...given({ model: options.model }) }, options.timeoutMs);
       const data = (Array.isArray(result.data) ? result.data : []).filter(isObject) as EmbeddingsResult["data"];
       const vectors = [...data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
       return { ...result, data, vectors };
@@ -68,8 +67,8 @@ export function imageClient(r: InvokeRequests): ImageClient {
   const common = (o: ImageOptions) => ({ n: o.n ?? 1, ...given({ size: o.size, modelPreferences: o.modelPreferences, metadata: o.metadata }) });
   return {
     generate: async (o) =>
-      (await r.request("image/generate", { prompt: o.prompt, ...common(o), ...given({ reference_image_urls: o.referenceImageUrls }) }, o.timeoutMs)) as ImageResult,
+      (await r.call("image/generate", { prompt: o.prompt, ...common(o), ...given({ reference_image_urls: o.referenceImageUrls }) }, o.timeoutMs)) as ImageResult,
     edit: async (o) =>
-      (await r.request("image/edit", { image_url: o.imageUrl, prompt: o.prompt, ...common(o), ...given({ mask_url: o.maskUrl }) }, o.timeoutMs)) as ImageResult,
+      (await r.call("image/edit", { image_url: o.imageUrl, prompt: o.prompt, ...common(o), ...given({ mask_url: o.maskUrl }) }, o.timeoutMs)) as ImageResult,
   };
 }

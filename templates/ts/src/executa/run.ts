@@ -40,7 +40,7 @@ export function run({ manifest, bindings }: RunOptions): void {
       handedOut = true;
       const decoded = decodeFrame(bytes);
       if ("parseError" in decoded) dispatcher.parseError(decoded.parseError);
-      else if ("tooDeep" in decoded) dispatcher.tooDeep(decoded.id);
+      else if ("tooDeep" in decoded) dispatcher.tooDeep(decoded.id, decoded.response);
       else if ("value" in decoded) dispatcher.frame(decoded.value);
     },
     oversize: () => writer.error(null, RpcCode.InvalidRequest, "Frame exceeds 16 MiB"),

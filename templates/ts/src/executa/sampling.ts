@@ -45,7 +45,7 @@ export interface SampleResult {
   stopReason?: string;
   usage?: Record<string, number>;
   _meta?: Record<string, unknown>;
-  /** `content.text`, `""` when absent. */
+  /** `content.text` (a result without it is MALFORMED_RESULT). */
   text: string;
   /** The host checked the text against the response format (`_meta.responseFormat.structuredValid`). */
   structuredValid: boolean;
@@ -134,10 +134,10 @@ function requestParams(r: InvokeRequests, method: string, req: SampleRequest): R
 
 /** Sends a sampling request (`sampling/createMessage`, or `agent/complete`) and reads its result. */
 export async function sample(r: InvokeRequests, req: SampleRequest, method = "sampling/createMessage"): Promise<SampleResult> {
-  const answer = await r.request(method, requestParams(r, method, req), req.timeoutMs);
-  const result = isObject(answer) ? answer : {};
+  const result = await r.call(method, requestParams(r, method, req), req.timeoutMs);
   const content = isObject(result.content) ? result.content : {};
-  const text = typeof content.text === "string" ? content.text : "";
+  if (typeof content.text !== "string") throw r.malformed(method, "has no content.text string");
+  const text = content.text;
   const meta = isObject(result._meta) && isObject(result._meta.responseFormat) ? result._meta.responseFormat : {};
   const structuredValid = meta.structuredValid === true;
   let parsed: unknown;

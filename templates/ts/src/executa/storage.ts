@@ -38,7 +38,7 @@ export function scopeOf(r: InvokeRequests, method: string, scope: string | undef
 export function storageClient(r: InvokeRequests): StorageClient {
   const call = async (name: string, options: StorageOptions, params: Record<string, unknown>) => {
     const method = `storage/${name}`;
-    return r.request(method, { ...params, ...scopeOf(r, method, options.scope) }, options.timeoutMs) as Promise<never>;
+    return r.call(method, { ...params, ...scopeOf(r, method, options.scope) }, options.timeoutMs) as Promise<never>;
   };
   return {
     get: (key, options = {}) => call("get", options, { key }),

@@ -92,12 +92,11 @@ export async function upload(r: InvokeRequests, data: Bytes, options: UploadOpti
   const common = { filename: options.filename, mime_type: options.mimeType, ...given({ purpose: options.purpose, metadata: options.metadata }) };
   if (bytes.length <= INLINE_UPLOAD_MAX_BYTES) {
     const contentB64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
-    return (await r.request(method, { mode: "inline", ...common, content_b64: contentB64 }, options.timeoutMs)) as UploadResult;
+    return (await r.call(method, { mode: "inline", ...common, content_b64: contentB64 }, options.timeoutMs)) as UploadResult;
   }
-  const offer = await r.request(method, { mode: "negotiate", ...common, size_bytes: bytes.length }, options.timeoutMs);
-  const o = isObject(offer) ? offer : {};
-  await put(r, method, HostCode.UploadStorageError, o, bytes, options.timeoutMs);
-  return (await r.request(method, { mode: "confirm", r2_key: o.r2_key }, options.timeoutMs)) as UploadResult;
+  const offer = await r.call(method, { mode: "negotiate", ...common, size_bytes: bytes.length }, options.timeoutMs);
+  await put(r, method, HostCode.UploadStorageError, offer, bytes, options.timeoutMs);
+  return (await r.call(method, { mode: "confirm", r2_key: offer.r2_key }, options.timeoutMs)) as UploadResult;
 }
 
 export function filesClient(r: InvokeRequests): FilesClient {
@@ -108,26 +107,25 @@ export function filesClient(r: InvokeRequests): FilesClient {
       const begin = "files/upload_begin";
       const s = scope(begin, options);
       const contentType = given({ content_type: options.contentType });
-      const offer = await r.request(begin, { path, ...s, size_bytes: bytes.length, ...contentType, ...given({ metadata: options.metadata }) }, options.timeoutMs);
-      const etag = await put(r, begin, HostCode.StorageUpstream, isObject(offer) ? offer : {}, bytes, options.timeoutMs);
+      const offer = await r.call(begin, { path, ...s, size_bytes: bytes.length, ...contentType, ...given({ metadata: options.metadata }) }, options.timeoutMs);
+      const etag = await put(r, begin, HostCode.StorageUpstream, offer, bytes, options.timeoutMs);
       const complete = { path, ...s, ...given({ etag }), size_bytes: bytes.length, ...contentType };
-      return (await r.request("files/upload_complete", complete, options.timeoutMs)) as Record<string, unknown>;
+      return r.call("files/upload_complete", complete, options.timeoutMs);
     },
     downloadUrl: async (path, options = {}) => {
       const method = "files/download_url";
       const expires = given({ expires_in: options.expiresIn, ttl_seconds: options.expiresIn });
-      const answer = await r.request(method, { path, ...scope(method, options), ...expires }, options.timeoutMs);
-      const a = isObject(answer) ? answer : {};
+      const a = await r.call(method, { path, ...scope(method, options), ...expires }, options.timeoutMs);
       return { url: (typeof a.url === "string" ? a.url : a.get_url) as string, expires_at: a.expires_at as string };
     },
     list: async (options = {}) => {
       const method = "files/list";
       const params = { ...scope(method, options), ...given({ prefix: options.prefix, cursor: options.cursor, limit: options.limit }) };
-      return r.request(method, params, options.timeoutMs) as Promise<never>;
+      return r.call(method, params, options.timeoutMs) as Promise<never>;
     },
     delete: async (path, options = {}) => {
       const method = "files/delete";
-      return r.request(method, { path, ...scope(method, options) }, options.timeoutMs) as Promise<never>;
+      return r.call(method, { path, ...scope(method, options) }, options.timeoutMs) as Promise<never>;
     },
   };
 }

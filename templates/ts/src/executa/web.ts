@@ -89,7 +89,7 @@ export function webClient(r: InvokeRequests): WebClient {
         query: o.query, max_results: o.maxResults, search_depth: o.searchDepth, topic: o.topic, time_range: o.timeRange,
         region: o.region, include_domains: o.includeDomains, exclude_domains: o.excludeDomains,
       });
-      return (await r.request(method, params, o.timeoutMs)) as WebSearchResult;
+      return (await r.call(method, params, o.timeoutMs)) as WebSearchResult;
     },
     fetch: async (o) => {
       const method = "web/fetch";
@@ -98,7 +98,7 @@ export function webClient(r: InvokeRequests): WebClient {
       const bad = urls.findIndex((u) => !nonEmpty(u));
       if (bad >= 0) throw r.invalid(method, `urls[${bad}] is not a URL: give each page as a non-empty string`);
       const params = given({ urls, format: o.format, max_chars: o.maxChars, timeout_ms: o.fetchTimeoutMs });
-      return (await r.request(method, params, o.timeoutMs)) as WebFetchResult;
+      return (await r.call(method, params, o.timeoutMs)) as WebFetchResult;
     },
   };
 }
