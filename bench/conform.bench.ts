@@ -1,6 +1,7 @@
 /**
  * The conformance suite's cost. Issue 8: wall time and the host's peak RSS of `executa test` on a
- * healthy plugin and on a hostile one that prints a 1 GiB line, side by side. Issue 5: the suite
+ * healthy plugin, on a hostile one that prints a 1 GiB line, and (issue 22) on one whose describe
+ * lists 100 000 tools, side by side. Issue 5: the suite
  * on a generated plugin per language (parallel sessions against one at a time), and fuzz frames
  * per second.
  */
@@ -52,10 +53,10 @@ async function fuzzRate(launch: LaunchSpec): Promise<number> {
 }
 
 /** `executa test --json` on a plugin, as a user runs it: wall time and the process's peak RSS (VmHWM). */
-function executaTest(args: string[]): Promise<{ ms: number; peakMiB: number; statuses: string }> {
+function executaTest(args: string[], env?: NodeJS.ProcessEnv): Promise<{ ms: number; peakMiB: number; statuses: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [join(REPO, "bin", "executa.js"), "test", "--json", "--", ...args], { stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn(process.execPath, [join(REPO, "bin", "executa.js"), "test", "--json", "--", ...args], { stdio: ["ignore", "pipe", "ignore"], ...(env && { env: { ...process.env, ...env } }) });
     let out = "";
     let peak = 0;
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -83,13 +84,17 @@ const PLUGINS = join(REPO, "test", "broken-plugins", "node");
 const HOSTILE_ROUNDS = Number(process.env.BENCH_HOSTILE_ROUNDS ?? 2);
 const healthy: Awaited<ReturnType<typeof executaTest>>[] = [];
 const flooding: Awaited<ReturnType<typeof executaTest>>[] = [];
+const many: Awaited<ReturnType<typeof executaTest>>[] = [];
+const MANY_TOOLS = Number(process.env.BENCH_MANY_TOOLS ?? 100_000);
 for (let i = 0; i < HOSTILE_ROUNDS; i++) {
   healthy.push(await executaTest([process.execPath, join(PLUGINS, "reference.mjs")]));
   flooding.push(await executaTest([process.execPath, join(PLUGINS, "hostile.mjs"), "flood"]));
+  many.push(await executaTest([process.execPath, join(PLUGINS, "many-tools.mjs")], { MANY_TOOLS: String(MANY_TOOLS) }));
 }
 const hostileRows = [
   ["healthy (reference.mjs)", fmt(median(healthy.map((r) => r.ms))), median(healthy.map((r) => r.peakMiB)).toFixed(0), healthy[0]!.statuses],
   ["flooding (hostile.mjs flood: 1 GiB on one line per invoke)", fmt(median(flooding.map((r) => r.ms))), median(flooding.map((r) => r.peakMiB)).toFixed(0), flooding[0]!.statuses],
+  [`${MANY_TOOLS} tools in describe (many-tools.mjs; the per-tool checks sample 200)`, fmt(median(many.map((r) => r.ms))), median(many.map((r) => r.peakMiB)).toFixed(0), many[0]!.statuses],
 ];
 process.stdout.write(`executa test --json (every check, fuzz off), median of ${HOSTILE_ROUNDS}, run alternately. ${process.platform} ${process.arch}, Node ${process.version}.\n\n`);
 process.stdout.write(table(["plugin", "wall time (ms)", "peak RSS of executa test (MiB)", "verdicts"], hostileRows));

@@ -1,6 +1,7 @@
 /** `executa test`: run the conformance checks against a plugin (any language, ours or not). */
 import { resolve } from "node:path";
 import type { CheckResult, ConformanceReport } from "../conform/index.js";
+import { TOOL_SAMPLE_SIZE } from "../conform/tool-sample.js";
 import type { DetectedLaunch } from "../host/index.js";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color, printable, withSpinner } from "../common/term.js";
@@ -53,7 +54,8 @@ export const testCommand = defineCommand({
     only: { value: "<ids>", type: "string", array: true, describe: "Run only these check ids (comma-separated or repeated; a prefix such as 'jsonrpc' selects a group)" },
     skip: { value: "<ids>", type: "string", array: true, describe: "Skip these check ids (comma-separated or repeated)" },
     fuzz: { value: "<n>", type: "number", default: 0, describe: "Send N malformed or mutated frames; each must get the right answer" },
-    seed: { doc: "the fuzzer's seed (every run prints it)", value: "<n>", type: "number", describe: "Seed of the fuzzer (printed by every fuzz run), to reproduce a failure" },
+    seed: { doc: "the fuzzer's seed (every fuzz run prints it), and the seed that picks the tool sample (default 1: the same tools every run)", value: "<n>", type: "number", describe: "Seed of the fuzzer (printed by every fuzz run) and of the tool sample, to reproduce a failure" },
+    "all-tools": { doc: `the per-tool checks (invoke.*, reverse.*, lifecycle.eof, fuzz) exercise every tool; by default a manifest with more than ${TOOL_SAMPLE_SIZE} tools gets a seeded sample of ${TOOL_SAMPLE_SIZE}, and each check that used it says so`, type: "boolean", default: false, describe: `Exercise every tool in the per-tool checks (default: a seeded sample of ${TOOL_SAMPLE_SIZE} past that many)` },
     fixtures: { doc: "replay JSONL transcripts: harness recordings `{t, kind: meta|req|res}` (what `executa dev --record` writes; `ns: \"executa\"` and app `tools.invoke` requests are replayed, other app-level events are named in the report) or `{request, expect}` lines; any other line is an error with its line number. Each recorded session (from one `meta` line to the next) replays on a fresh plugin and mock host; see [recording and replaying](#recording-and-replaying)", value: "<dir or file>", type: "string", describe: "Replay the JSONL transcripts in this folder (or file): harness recordings ({t, kind: meta|req|res}, as `executa dev --record` writes them) or {request, expect} lines" },
     strict: { doc: "warnings fail the run too (exit 1)", type: "boolean", default: false, describe: "Warnings (advice the spec gives as a TIP or SHOULD, and heuristics) fail the run too" },
     ...MOCK_HOST_OPTIONS,
@@ -74,7 +76,8 @@ export const testCommand = defineCommand({
     const skipIds = list(args.skip);
     const mockHost = await mockHostOptionsFrom(args);
     const credentials = credentialsFrom(args);
-    const { runChecks } = await import("../conform/index.js");
+    const { runChecks, RunProgress } = await import("../conform/index.js");
+    const progress = new RunProgress();
     const report = await withSpinner("conformance checks", () =>
       runChecks(launch, {
         ...(only && { only }),
@@ -84,8 +87,10 @@ export const testCommand = defineCommand({
         ...(args.fixtures && { fixtures: resolve(args.fixtures) }),
         ...(Object.keys(credentials).length && { credentials }),
         ...(args.strict && { strict: true }),
+        ...(args["all-tools"] && { maxTools: Infinity }),
         mockHost,
-      }), { quiet: args.json, outcome: (r) => (r.passed ? { status: "ok" } : { status: "failed", note: failedNote(r) }) });
+        progress,
+      }), { quiet: args.json, detail: () => progress.line(), outcome: (r) => (r.passed ? { status: "ok" } : { status: "failed", note: failedNote(r) }) });
     const mock = unusedRulesReport(mockHost);
     if (args.json) printJson(report.passed ? "ok" : "failed", { ...report, launch: { command: launch.command, args: launch.args, cwd: launch.cwd, source: launch.source }, ...(mock && { mock }) });
     else printHuman(report, launch);

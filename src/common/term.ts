@@ -1,4 +1,4 @@
-/** Terminal output: colour only on a TTY and never with NO_COLOR; a spinner for slow steps. */
+/** Terminal output: colour only on a TTY and never with NO_COLOR; a spinner (with what it is doing) for slow steps. */
 
 export function useColor(stream: NodeJS.WriteStream = process.stderr): boolean {
   return Boolean(stream.isTTY) && !("NO_COLOR" in process.env) && process.env.TERM !== "dumb";
@@ -46,6 +46,15 @@ export interface SpinnerOptions<T> {
   quiet?: boolean;
   /** How the finished work went: only "ok" earns a ✔. Default: "ok" when it did not throw. */
   outcome?: (result: T) => StepOutcome;
+  /** What the work is doing now, shown after the label on every frame (e.g. "check 12/27: invoke.envelope (tool 40/200)"). */
+  detail?: () => string;
+}
+
+/** The spinner's line: label and detail, cut to the terminal's width so that it never wraps (a wrapped line cannot be rewritten). */
+export function progressLine(frame: string, label: string, detail: string, columns: number | undefined): string {
+  const text = `${label}${detail ? `: ${printable(detail)}` : ""}`;
+  const room = Math.max(10, (columns || 80) - 3);
+  return `\r${color.cyan(frame)} ${text.length > room ? `${text.slice(0, room - 1)}…` : text}\x1b[K`;
 }
 
 /**
@@ -63,7 +72,7 @@ export async function withSpinner<T>(label: string, work: () => Promise<T>, opti
       ? setTimeout(() => {
           timer = setInterval(() => {
             shown = true;
-            stream.write(`\r${color.cyan(FRAMES[frame++ % FRAMES.length]!)} ${label}`);
+            stream.write(progressLine(FRAMES[frame++ % FRAMES.length]!, label, options.detail?.() ?? "", stream.columns));
           }, 80);
         }, 1000)
       : undefined;

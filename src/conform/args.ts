@@ -67,25 +67,23 @@ export interface BrokenCall {
 export const UNDECLARED_ARGUMENT = "executa_conformance_extra";
 
 /**
- * For each tool: a call without a required parameter (-32602 expected), one with a parameter of
- * the wrong type and one with an undeclared extra argument (accepting them is not wrong: any
- * answer will do, only silence is a failure).
+ * For a tool: a call without a required parameter (-32602 expected), one with a parameter of the
+ * wrong type and one with an undeclared extra argument (accepting them is not wrong: any answer
+ * will do, only silence is a failure).
  */
-export function brokenCalls(tools: readonly ToolDefinition[]): BrokenCall[] {
+export function brokenCalls(tool: ToolDefinition): BrokenCall[] {
   const calls: BrokenCall[] = [];
-  for (const tool of tools) {
-    const params = tool.parameters ?? [];
-    const required = params.find(isRequired);
-    if (required) {
-      const args = validArguments(tool);
-      delete args[required.name];
-      calls.push({ tool: tool.name, arguments: args, what: `required parameter '${required.name}' missing`, expect: "invalid-params" });
-    }
-    const typed = required ?? params[0];
-    if (typed) {
-      calls.push({ tool: tool.name, arguments: { ...validArguments(tool), [typed.name]: wrongValue(typed) }, what: `'${typed.name}' (${typed.type}) given ${JSON.stringify(wrongValue(typed))}`, expect: "any-answer" });
-    }
-    calls.push({ tool: tool.name, arguments: { ...validArguments(tool), [UNDECLARED_ARGUMENT]: "x" }, what: `an undeclared argument '${UNDECLARED_ARGUMENT}'`, expect: "any-answer" });
+  const params = tool.parameters ?? [];
+  const required = params.find(isRequired);
+  if (required) {
+    const args = validArguments(tool);
+    delete args[required.name];
+    calls.push({ tool: tool.name, arguments: args, what: `required parameter '${required.name}' missing`, expect: "invalid-params" });
   }
+  const typed = required ?? params[0];
+  if (typed) {
+    calls.push({ tool: tool.name, arguments: { ...validArguments(tool), [typed.name]: wrongValue(typed) }, what: `'${typed.name}' (${typed.type}) given ${JSON.stringify(wrongValue(typed))}`, expect: "any-answer" });
+  }
+  calls.push({ tool: tool.name, arguments: { ...validArguments(tool), [UNDECLARED_ARGUMENT]: "x" }, what: `an undeclared argument '${UNDECLARED_ARGUMENT}'`, expect: "any-answer" });
   return calls;
 }

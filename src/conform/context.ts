@@ -1,6 +1,8 @@
 /** What every check shares: the launch, the probe session's findings, and sessions it can open. */
 import { MockHost, Session, type FileTransportRead, type LaunchSpec, type MockHostOptions, type SessionOptions, type Stray } from "../host/index.js";
 import { PROTOCOL_V2, Timeouts, type Manifest, type ToolDefinition } from "../protocol/index.js";
+import type { RunProgress } from "./progress.js";
+import type { ToolSample } from "./tool-sample.js";
 
 const TOKEN_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 /** A session is settled once its stdout has been quiet this long. */
@@ -57,9 +59,21 @@ export interface Shared {
   probe: ProbeResult;
   /** Every session opened, with the check that opened it (for the stdout check). */
   sessions: { check: string; session: Session }[];
+  /** The tools the per-tool checks exercise (set once the probe has the manifest). */
+  sample: ToolSample;
+  progress?: RunProgress;
+}
+
+/** The manifest's tools that have a name (the ones a host could call). */
+export function namedTools(manifest: Manifest | undefined): ToolDefinition[] {
+  const tools = manifest?.tools;
+  return Array.isArray(tools) ? tools.filter((t) => t && typeof t === "object" && typeof t.name === "string") : [];
 }
 
 export class CheckContext {
+  /** The check read the tool list, so its verdict rests on the sample (the runner says so when it is one). */
+  usedTools = false;
+
   constructor(readonly shared: Shared, readonly checkId: string) {}
 
   get probe(): ProbeResult {
@@ -74,10 +88,19 @@ export class CheckContext {
     return this.shared.probe.manifest;
   }
 
-  /** The manifest's tools that have a name (the ones a host could call). */
+  /** The tools to exercise: every named tool, or past the run's cap a seeded sample of them. */
   get tools(): ToolDefinition[] {
-    const tools = this.manifest?.tools;
-    return Array.isArray(tools) ? tools.filter((t) => t && typeof t === "object" && typeof t.name === "string") : [];
+    this.usedTools = true;
+    return this.shared.sample.tools;
+  }
+
+  /** The tools to exercise, one by one, each reported as this check's progress. */
+  *eachTool(): Generator<ToolDefinition> {
+    const tools = this.tools;
+    for (const [i, tool] of tools.entries()) {
+      this.shared.progress?.atTool(this.checkId, i + 1, tools.length);
+      yield tool;
+    }
   }
 
   /** The names of the credentials the manifest declares. */

@@ -1,4 +1,5 @@
 export { runChecks } from "./run.js";
+export { RunProgress } from "./progress.js";
 export { CHECKS } from "./checks/index.js";
 export { generateCases, rng, type FuzzCase, type Expectation } from "./fuzz-cases.js";
 export { FUZZ_CHECK_ID, fuzzSession, type FuzzStats } from "./fuzz.js";

@@ -3,9 +3,10 @@ import { ExecutaError } from "../common/errors.js";
 import { errorLine, PluginExited, prepareLaunch, replayable, Session, TIMED_OUT, within, type LaunchSpec, type MockHostOptions } from "../host/index.js";
 import type { Manifest } from "../protocol/index.js";
 import { CHECKS, manifestTextCheck } from "./checks/index.js";
-import { CheckContext, frames, waitsFor, type ProbeResult, type Shared, type Waits } from "./context.js";
+import { CheckContext, frames, namedTools, waitsFor, type ProbeResult, type Shared, type Waits } from "./context.js";
 import { fixtureChecks } from "./fixtures.js";
 import { fuzzCheck, FUZZ_CHECK_ID } from "./fuzz.js";
+import { DEFAULT_SAMPLE_SEED, sampleNote, sampleTools, TOOL_SAMPLE_SIZE } from "./tool-sample.js";
 import type { Check, CheckResult, ConformanceReport, Outcome, Prerequisite, RunOptions } from "./types.js";
 
 /** How long to keep waiting for a describe that missed its 5 s, to learn the manifest anyway. */
@@ -55,10 +56,10 @@ async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, 
   return { describe, ...(manifest && { manifest }), alive, session };
 }
 
-function messageOf(outcome: Outcome): { message?: string } {
-  if (outcome.status === "fail" || outcome.status === "warn") return { message: outcome.message };
-  if (outcome.status === "skip") return { message: outcome.reason };
-  return outcome.note ? { message: outcome.note } : {};
+function messageOf(outcome: Outcome, note: string): { message?: string } {
+  const text = outcome.status === "fail" || outcome.status === "warn" ? outcome.message : outcome.status === "skip" ? outcome.reason : outcome.note;
+  const message = [text, note].filter(Boolean).join(text?.includes("\n") ? "\n  " : "; ");
+  return message ? { message } : {};
 }
 
 function unmet(needs: readonly Prerequisite[], probe: ProbeResult): string | undefined {
@@ -107,12 +108,25 @@ export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mo
   const seed = options.seed ?? (Date.now() % 2 ** 31);
   const checks = selected(suiteChecks(options, seed), options.only, options.skip);
   const prepared = await prepareLaunch(launchIn);
-  const shared: Shared = { launch: prepared.launch, waits: waitsFor(options.slowdown), env: options.env, mockHost: options.fixtures ? replayable(options.mockHost) : (options.mockHost ?? {}), sessions: [], probe: undefined as unknown as ProbeResult };
+  const progress = options.progress;
+  progress?.planned(checks.length);
+  const shared: Shared = {
+    launch: prepared.launch,
+    waits: waitsFor(options.slowdown),
+    env: options.env,
+    mockHost: options.fixtures ? replayable(options.mockHost) : (options.mockHost ?? {}),
+    sessions: [],
+    probe: undefined as unknown as ProbeResult,
+    sample: { tools: [], of: 0 },
+    ...(progress && { progress }),
+  };
   const results = new Map<string, CheckResult>();
   try {
     shared.probe = await runProbe(prepared.launch, options.env, shared, shared.waits);
+    shared.sample = sampleTools(namedTools(shared.probe.manifest), options.maxTools ?? TOOL_SAMPLE_SIZE, options.seed ?? DEFAULT_SAMPLE_SEED);
     const runOne = async (check: Check) => {
       const t0 = performance.now();
+      progress?.started(check.id);
       const ctx = new CheckContext(shared, check.id);
       const blocked = unmet(check.needs, shared.probe);
       let outcome: Outcome;
@@ -130,11 +144,12 @@ export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mo
         id: check.id,
         description: check.description,
         status: outcome.status,
-        ...messageOf(outcome),
+        ...messageOf(outcome, ctx.usedTools ? sampleNote(shared.sample) : ""),
         rule: ("rule" in outcome && outcome.rule) || check.rule,
         ms: Math.round(performance.now() - t0),
       };
       results.set(check.id, result);
+      progress?.finished(check.id);
       options.onResult?.(result);
     };
     await shared.probe.session.dispose();
@@ -153,5 +168,6 @@ export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mo
     results: ordered,
     ms: Math.round(performance.now() - started),
     ...(fuzzRan && { seed }),
+    ...(shared.sample.seed !== undefined && { toolSample: { checked: shared.sample.tools.length, of: shared.sample.of, seed: shared.sample.seed } }),
   };
 }

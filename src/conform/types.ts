@@ -1,6 +1,7 @@
 /** The shapes of the conformance suite: a check, what it found, the report. */
 import type { LaunchSpec } from "../host/index.js";
 import type { CheckContext } from "./context.js";
+import type { RunProgress } from "./progress.js";
 
 /**
  * `fail`: a MUST of the protocol is broken (the rule is quoted). `warn`: advice (a TIP, SHOULD,
@@ -29,6 +30,8 @@ export interface ConformanceReport {
   ms?: number;
   /** The fuzz seed, when --fuzz ran. */
   seed?: number;
+  /** Present when the per-tool checks exercised a sample of the tools: how many, of how many, picked by which seed. */
+  toolSample?: { checked: number; of: number; seed: number };
 }
 
 export type Outcome =
@@ -55,7 +58,10 @@ export interface RunOptions {
   skip?: string[];
   /** Number of fuzz frames (0 or absent: the fuzz check is skipped). */
   fuzz?: number;
+  /** Seeds the fuzzer (random when absent) and the tool sample (DEFAULT_SAMPLE_SEED when absent). */
   seed?: number;
+  /** How many tools the per-tool checks exercise (default TOOL_SAMPLE_SIZE); past it, a seeded sample. Infinity: every one. */
+  maxTools?: number;
   /** Warnings count as failures. */
   strict?: boolean;
   /** The describe result, canonicalised, must equal this text byte for byte. */
@@ -77,6 +83,8 @@ export interface RunOptions {
   slowdown?: number;
   /** Called as each check finishes. */
   onResult?: (result: CheckResult) => void;
+  /** Kept up to date as checks start, step through tools and finish (for a progress line). */
+  progress?: RunProgress;
 }
 
 export type { LaunchSpec };

@@ -5,10 +5,12 @@
  * ended, after the plugin exits and it is re-parented. The plugin's environment also carries a
  * random mark (SESSION_MARK_VARIABLE) that its descendants inherit, which finds the ones started
  * and orphaned between two looks. Linux reads /proc; elsewhere nothing is tracked and only the
- * process group is ended.
+ * process group is ended. If executa dies without ending a session, its watchdog (watchdog.ts)
+ * ends every process carrying its mark.
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import { ensureWatchdog, PROCESS_MARK } from "./watchdog.js";
 
 export const SESSION_MARK_VARIABLE = "EXECUTA_HOST_SESSION";
 
@@ -55,8 +57,12 @@ export class DescendantTracker {
   /** Descendants seen so far, by pid, with the start time that tells a reused pid apart. */
   private readonly known = new Map<number, Proc>();
   private rootPid: number | undefined;
-  /** Put into the plugin's environment as SESSION_MARK_VARIABLE. */
-  readonly mark = randomBytes(12).toString("hex");
+  /** Put into the plugin's environment as SESSION_MARK_VARIABLE: this executa's mark (what its watchdog looks for), then the session's. */
+  readonly mark = `${PROCESS_MARK}.${randomBytes(12).toString("hex")}`;
+
+  constructor() {
+    ensureWatchdog(SESSION_MARK_VARIABLE);
+  }
 
   /** Starts watching the plugin's process. */
   watch(rootPid: number | undefined): void {

@@ -152,7 +152,13 @@ function validateParameter(c: Collector, path: string, p: unknown, seen: Set<str
   return typeof name === "string" ? name : undefined;
 }
 
-function validateTool(c: Collector, path: string, t: unknown, names: Map<string, number>, index: number, paramNames: string[]): void {
+/** A parameter's name and where it is, for the rules across tools and credentials. */
+interface NamedParameter {
+  name: string;
+  path: string;
+}
+
+function validateTool(c: Collector, path: string, t: unknown, names: Map<string, number>, index: number, paramNames: NamedParameter[]): void {
   if (!isObject(t)) {
     c.error(path, "a tool must be an object");
     return;
@@ -184,7 +190,7 @@ function validateTool(c: Collector, path: string, t: unknown, names: Map<string,
       const seen = new Set<string>();
       t.parameters.forEach((p, j) => {
         const pn = validateParameter(c, `${path}.parameters[${j}]`, p, seen, typeof name === "string" ? name : `#${index}`);
-        if (pn) paramNames.push(pn);
+        if (pn) paramNames.push({ name: pn, path: `${path}.parameters[${j}].name` });
       });
     }
   }
@@ -193,8 +199,15 @@ function validateTool(c: Collector, path: string, t: unknown, names: Map<string,
   }
 }
 
-function validateCredentials(c: Collector, value: unknown, paramNames: { name: string; path: string }[]): void {
+function validateCredentials(c: Collector, value: unknown, paramNames: NamedParameter[]): void {
   if (value === undefined) return;
+  const parametersByCredentialName = new Map<string, NamedParameter[]>();
+  for (const p of paramNames) {
+    const key = p.name.toUpperCase();
+    const same = parametersByCredentialName.get(key);
+    if (same) same.push(p);
+    else parametersByCredentialName.set(key, [p]);
+  }
   if (!Array.isArray(value)) {
     c.error("$.credentials", "credentials must be a list");
     return;
@@ -212,10 +225,8 @@ function validateCredentials(c: Collector, value: unknown, paramNames: { name: s
     } else {
       if (seen.has(name)) c.error(`${path}.name`, `credential ${name} is declared twice`);
       seen.add(name);
-      for (const p of paramNames) {
-        if (p.name.toUpperCase() === name) {
-          c.error(p.path, `parameter '${p.name}' is also the credential ${name}`, "credentials reach the tool through the context, never as parameters the LLM fills; remove the parameter");
-        }
+      for (const p of parametersByCredentialName.get(name) ?? []) {
+        c.error(p.path, `parameter '${p.name}' is also the credential ${name}`, "credentials reach the tool through the context, never as parameters the LLM fills; remove the parameter");
       }
     }
     if (cred.display_name === undefined) c.warning(`${path}.display_name`, `credential ${String(name)} has no display_name`, "the host shows it in the settings form");
@@ -276,19 +287,12 @@ export function validateManifest(manifest: unknown, _options: ValidateOptions = 
   }
   if (m.tags !== undefined && !(Array.isArray(m.tags) && m.tags.every((t) => typeof t === "string"))) c.error("$.tags", "tags must be a list of strings");
 
-  const paramNames: { name: string; path: string }[] = [];
+  const paramNames: NamedParameter[] = [];
   if (!Array.isArray(m.tools)) c.error("$.tools", "the manifest needs a tools list");
   else {
     if (m.tools.length === 0) c.error("$.tools", "the manifest declares no tools", "a plugin needs at least one tool");
     const names = new Map<string, number>();
-    m.tools.forEach((t, i) => {
-      const names_: string[] = [];
-      validateTool(c, `$.tools[${i}]`, t, names, i, names_);
-      names_.forEach((n) => {
-        const j = (isObject(t) && Array.isArray(t.parameters) ? t.parameters : []).findIndex((p) => isObject(p) && p.name === n);
-        paramNames.push({ name: n, path: `$.tools[${i}].parameters[${j}].name` });
-      });
-    });
+    m.tools.forEach((t, i) => validateTool(c, `$.tools[${i}]`, t, names, i, paramNames));
   }
   validateCredentials(c, m.credentials, paramNames);
   validateHostCapabilities(c, m.host_capabilities);

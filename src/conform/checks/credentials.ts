@@ -38,7 +38,7 @@ export const credentialsCheck: Check = {
     const cleared: NodeJS.ProcessEnv = Object.fromEntries(names.map((n) => [n, undefined]));
     const session = await ctx.invokingSession({ env: cleared });
     const dependent: ToolDefinition[] = [];
-    for (const tool of ctx.tools) {
+    for (const tool of ctx.eachTool()) {
       if (await dependsOn((v) => answer(session, ctx, tool, ctx.credentials(v)))) dependent.push(tool);
     }
     if (dependent.length > 0) {
@@ -54,7 +54,7 @@ export const credentialsCheck: Check = {
     }
     // Nothing changed with the context: does the plugin read the environment instead?
     const [envA, envB] = await Promise.all([ctx.invokingSession({ env: ctx.credentials(0) }), ctx.invokingSession({ env: ctx.credentials(1) })]);
-    for (const tool of ctx.tools) {
+    for (const tool of ctx.eachTool()) {
       if (await dependsOn((v) => answer(v === 0 ? envA : envB, ctx, tool))) {
         const f = new Findings();
         f.warn(`${tool.name} reads ${names.join(", ")} from the environment but ignores context.credentials (changing the context changed nothing, changing the environment did); the Agent passes credentials only in params.context.credentials`, Rule.credentials);

@@ -55,21 +55,23 @@ export const invalidArgumentsCheck: Check = {
   rule: `${Rule.errorCodes} ${Rule.errorFrameTip} ${Rule.reply}`,
   needs: ["alive", "tools"],
   async run(ctx) {
-    const calls = brokenCalls(ctx.tools);
-    if (calls.length === 0) return skip("no tool to call");
+    if (ctx.tools.length === 0) return skip("no tool to call");
     const session = await ctx.invokingSession();
     const f = new Findings();
-    for (const call of calls) {
-      const tool = ctx.tools.find((t) => t.name === call.tool)!;
-      const r = await answerOf(session, call.tool, call.arguments, { timeoutMs: Math.min(ctx.toolTimeoutMs(tool), ctx.waits.answerMs), credentials: ctx.credentials() });
-      if (isLost(r)) {
-        f.fail(`${call.tool} with ${call.what}: ${r.lost}`, r.rule);
-        if (!session.alive) break;
-      } else if (call.expect === "invalid-params" && errorCode(r.frame) !== RpcError.InvalidParams) {
-        f.warn(`${call.tool} with ${call.what}: expected error -32602, got ${show(r.frame.error ?? r.frame.result, 200)}`, Rule.errorFrameTip);
+    let calls = 0;
+    tools: for (const tool of ctx.eachTool()) {
+      for (const call of brokenCalls(tool)) {
+        calls++;
+        const r = await answerOf(session, call.tool, call.arguments, { timeoutMs: Math.min(ctx.toolTimeoutMs(tool), ctx.waits.answerMs), credentials: ctx.credentials() });
+        if (isLost(r)) {
+          f.fail(`${call.tool} with ${call.what}: ${r.lost}`, r.rule);
+          if (!session.alive) break tools;
+        } else if (call.expect === "invalid-params" && errorCode(r.frame) !== RpcError.InvalidParams) {
+          f.warn(`${call.tool} with ${call.what}: expected error -32602, got ${show(r.frame.error ?? r.frame.result, 200)}`, Rule.errorFrameTip);
+        }
       }
     }
-    return f.outcome(`${calls.length} calls`, f.failed ? frames(session, 6) : "");
+    return f.outcome(`${calls} calls`, f.failed ? frames(session, 6) : "");
   },
 };
 
@@ -116,7 +118,7 @@ export const envelopeCheck: Check = {
     const session = await ctx.invokingSession();
     const f = new Findings();
     const notes: string[] = [];
-    for (const tool of ctx.tools) {
+    for (const tool of ctx.eachTool()) {
       const args = validArguments(tool);
       const label = `${tool.name} ${show(args, 120)}`;
       const stderrBefore = session.stderr;

@@ -14,6 +14,9 @@ const SPEC_REQUIRED_PATHS = [
   /^\$\.tools\[\d+\]\.parameters$/, /^\$\.tools\[\d+\]\.parameters\[\d+\](\.name|\.type)?$/,
 ];
 
+/** Validator findings listed one by one in the describe check's message; the rest are counted. */
+const SHOWN_DIAGNOSTICS = 20;
+
 /** Whether a validator error breaks a field the spec requires (the rest is the reference's advice). */
 function breaksSpec(d: Diagnostic): boolean {
   const path = d.path ?? "";
@@ -40,13 +43,18 @@ export const describeCheck: Check = {
     }
     const diagnostics = validateManifest(result, { source: "describe" });
     const f = new Findings();
-    for (const d of diagnostics.filter((x) => x.severity === "error")) {
+    const errors = diagnostics.filter((x) => x.severity === "error");
+    for (const d of errors.slice(0, SHOWN_DIAGNOSTICS)) {
       if (d.path === "$.name") f.warn(`the manifest has no name: the host identifies a plugin by its tool_id, but tools that read the manifest (and older hosts) expect one`, Rule.manifestName);
       else if (breaksSpec(d)) f.fail(formatDiagnostic(d), Rule.manifestFields);
       else f.warn(formatDiagnostic(d), Rule.manifestAdvice);
     }
-    const notes = diagnostics.filter((d) => d.severity === "warning").map(formatDiagnostic);
-    return f.outcome(`${describe.ms} ms${notes.length ? `; ${notes.length} note(s): ${notes.join("; ")}` : ""}`);
+    const unshown = errors.slice(SHOWN_DIAGNOSTICS);
+    if (unshown.some(breaksSpec)) f.fail(`... and ${unshown.length} more error(s)`, Rule.manifestFields);
+    else if (unshown.length) f.warn(`... and ${unshown.length} more error(s)`, Rule.manifestAdvice);
+    const notes = diagnostics.filter((d) => d.severity === "warning");
+    const shownNotes = notes.slice(0, SHOWN_DIAGNOSTICS).map(formatDiagnostic).join("; ");
+    return f.outcome(`${describe.ms} ms${notes.length ? `; ${notes.length} note(s): ${shownNotes}${notes.length > SHOWN_DIAGNOSTICS ? "; ..." : ""}` : ""}`);
   },
 };
 

@@ -36,7 +36,7 @@ export const noInitializeCheck: Check = {
     const v2 = await ctx.invokingSession();
     if (!v2.negotiatedV2) return skip("the plugin does not negotiate protocol 2.0, so it makes no reverse requests to compare");
     const users: { tool: Tool; methods: string[]; succeeded: boolean }[] = [];
-    for (const tool of ctx.tools) {
+    for (const tool of ctx.eachTool()) {
       const { answer, methods } = await tryTool(ctx, v2, tool);
       if (methods.length) users.push({ tool, methods, succeeded: !(answer instanceof Error) && succeeded(answer) });
     }
@@ -63,7 +63,7 @@ export const resultSizeCheck: Check = {
     const session = ctx.session({ recordChars: 300 });
     const findings = new Findings();
     let largest = 0;
-    for (const tool of ctx.tools) {
+    for (const tool of ctx.eachTool()) {
       const { answer } = await tryTool(ctx, session, tool);
       if (answer instanceof Error) continue; // an invoke that is not answered is the other checks' business
       if (answer.tooLarge) {

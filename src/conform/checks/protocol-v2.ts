@@ -80,7 +80,7 @@ export const invokeIdCheck: Check = {
     if (!session.negotiatedV2) return skip("the plugin does not negotiate protocol 2.0, so it makes no reverse requests");
     // Which tools make reverse requests? One invoke at a time (the omitted-id fallback is legal here).
     let reverseTool: (typeof ctx.tools)[number] | undefined;
-    for (const tool of ctx.tools) {
+    for (const tool of ctx.eachTool()) {
       const before = session.mockHost.log.length;
       await session.invoke(tool.name, validArguments(tool), { timeoutMs: ctx.toolTimeoutMs(tool), credentials: ctx.credentials() }).catch(() => undefined);
       const made = session.mockHost.log.slice(before);
