@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { localRegistry, type LocalRegistry } from "./local-registry.js";
 import { REPO_ROOT, run, tempDir } from "./toolchain.js";
+import { assertWorkflowInstallRuns } from "./workflow-install.js";
 import { requires } from "../support/requires.js";
 
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -35,6 +36,7 @@ describe("from a local registry", { timeout: 15 * 60_000 }, () => {
     const created = run("npm", ["create", "executa@latest", "ts-plugin", "--", "--lang", "ts", "--yes", "--no-git"], { cwd: root, env });
     assert.equal(created.status, 0, created.output);
     const dir = join(root, "ts-plugin");
+    assertWorkflowInstallRuns(dir, registry, env);
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
     assert.equal(pkg.devDependencies["create-executa"], `^${VERSION}`);
     const installed = run("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env });
