@@ -5,7 +5,7 @@
  * link into the toolchain's folder or tarball. `npm create executa` is covered in registry.test.ts.
  */
 import assert from "node:assert/strict";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { localRegistry, type LocalRegistry } from "./local-registry.js";
@@ -21,7 +21,11 @@ before(async () => {
   env = local.env;
 });
 
-after(() => local?.stop());
+after(async () => {
+  local?.stop();
+  await new Promise((r) => setTimeout(r, 500));
+  rmSync(root, { recursive: true, force: true });
+});
 
 interface Created {
   steps: Array<{ step: string; status: string; message?: string }>;

@@ -5,7 +5,7 @@
  * READMEs' `npx --package=create-executa …` lines.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { localRegistry, type LocalRegistry } from "./local-registry.js";
@@ -27,8 +27,10 @@ before(async () => {
   env = local.env;
 });
 
-after(() => {
+after(async () => {
   local?.stop();
+  await new Promise((r) => setTimeout(r, 500));
+  rmSync(root, { recursive: true, force: true });
 });
 
 describe("from a local registry", { timeout: 15 * 60_000 }, () => {
