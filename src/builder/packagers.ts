@@ -18,6 +18,7 @@ import { checkDeclaredDependencies } from "./python-deps.js";
 import { checkPythonTargets, pyinstallerBuild, pyinstallerWorkPath, pythonTool, type PythonLayout } from "./python.js";
 import { cpython, goBuildInfo, goStdlib, jsRuntime, npmComponents, pythonPackages, type SbomComponent } from "./sbom/index.js";
 import { injectSea, makeSeaBlob } from "./sea.js";
+import { sourceMappedMain } from "./sea-loader.js";
 import { snapshotEntrySource } from "./snapshot.js";
 import { artifactName, BUN_VERSION, bunTargetFor, NODE_VERSION, nodeRuntimeFor } from "./targets/index.js";
 import { writeAtomic } from "./write-atomic.js";
@@ -63,7 +64,9 @@ export async function nodePackager(project: Project, targets: PlatformKey[], hos
   const blobs = new Map<boolean, Promise<Buffer>>();
   const blobFor = (withCache: boolean) => {
     if (!blobs.has(withCache)) {
-      blobs.set(withCache, makeSeaBlob({ hostNode: hostNode!.path, code, workDir: work, useCodeCache: withCache, useSnapshot: options.snapshot, label: withCache ? "host" : "portable" }));
+      // A code cache or a startup snapshot holds the main script compiled: there the bundle is the main script, unmapped.
+      const main = withCache || options.snapshot ? { code } : sourceMappedMain(code);
+      blobs.set(withCache, makeSeaBlob({ hostNode: hostNode!.path, ...main, workDir: work, useCodeCache: withCache, useSnapshot: options.snapshot, label: withCache ? "host" : "portable" }));
     }
     return blobs.get(withCache)!;
   };

@@ -20,8 +20,10 @@ export const SEA_MACHO_SEGMENT = "NODE_SEA";
 export interface SeaBlobOptions {
   /** The host node binary of the pinned version. */
   hostNode: string;
-  /** The bundle, written to the work folder as the SEA main script. */
+  /** The SEA main script, written to the work folder. */
   code: string;
+  /** SEA assets by name (read with `node:sea`'s getAsset), written to the work folder. */
+  assets?: Record<string, string>;
   workDir: string;
   /** V8 code cache in the blob: only valid when the target is the host platform. */
   useCodeCache: boolean;
@@ -44,6 +46,11 @@ export async function makeSeaBlob(options: SeaBlobOptions): Promise<Buffer> {
   const output = join(options.workDir, `${options.label}.blob`);
   const configPath = join(options.workDir, `${options.label}.sea-config.json`);
   writeFileSync(main, options.code);
+  const assets = Object.entries(options.assets ?? {}).map(([name, content], i) => {
+    const file = `${options.label}.asset-${i}`;
+    writeFileSync(join(options.workDir, file), content);
+    return [name, file];
+  });
   // Relative names: the blob records the main script's path, and the work folder's name is random.
   const config = {
     main: `${options.label}.cjs`,
@@ -52,6 +59,7 @@ export async function makeSeaBlob(options: SeaBlobOptions): Promise<Buffer> {
     useCodeCache: options.useCodeCache && !options.useSnapshot,
     useSnapshot: options.useSnapshot,
     execArgvExtension: "none",
+    ...(assets.length > 0 && { assets: Object.fromEntries(assets) }),
   };
   writeFileSync(configPath, JSON.stringify(config, null, 2));
   const result = await exec(options.hostNode, ["--experimental-sea-config", configPath], { cwd: options.workDir, env: cleanEnv() });

@@ -5,13 +5,13 @@ import { withSpinner, type StepOutcome } from "../common/term.js";
 import { RUNTIME_VERSION } from "../protocol/index.js";
 import { regenerateManifest } from "../manifest/index.js";
 import { ExecutaError } from "../common/errors.js";
-import { bindingsPath, LANGUAGES, languagePath, LOCKFILES, MANIFEST_PATH, runScript, type PackageManager } from "../project/index.js";
+import { bindingsPath, installCommand, LANGUAGES, languagePath, LOCKFILES, MANIFEST_PATH, runScript, type PackageManager } from "../project/index.js";
 import { workflowMatrix } from "../builder/targets/index.js";
 import { packageManagerContext } from "./package-manager.js";
 import { readVariant, renderProject, type RenderedFile } from "./render.js";
 import type { ProjectSpec } from "./spec.js";
 import { fromSourceCheckout, TOOLCHAIN_SPEC } from "./executa-command.js";
-import { buildExtraCommand, gitInit, installDependencies, type StepResult } from "./steps.js";
+import { buildExtraCommand, gitInit, installDependencies, registryLockfile, type StepResult } from "./steps.js";
 import { RECORD_FILE, recordOf, recordText } from "./upgrade/record.js";
 import { checkTarget, writeProject } from "./write.js";
 
@@ -74,7 +74,9 @@ function nextSteps(dir: string, spec: ProjectSpec, executa: string, pm: PackageM
   const test = { ts: runScript(pm, "test"), python: installed ? ".venv/bin/python -m pytest" : "python3 -m pytest", go: "go test ./..." }[spec.lang];
   // A Python build needs PyInstaller, which only the project's `build` extra installs.
   const build = spec.lang === "python" ? [buildExtraCommand(), `${executa} build`] : [`${executa} build`];
-  return [`cd ${dir}`, test, `${executa} dev`, `${executa} test`, ...build];
+  // A TypeScript project runs nothing before its install, which also writes the lockfile CI installs from.
+  const install = spec.lang === "ts" && !installed ? [installCommand(pm)] : [];
+  return [`cd ${dir}`, ...install, test, `${executa} dev`, `${executa} test`, ...build];
 }
 
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
@@ -115,6 +117,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
   result.steps.push(await step("generate manifest.json", async () => generateStep(dir, `${executa} manifest`)));
   result.files.push(...(result.steps[0]?.status === "done" ? generatedPaths(spec) : []));
   result.files.sort();
+  if ((options.install ?? true) && local && spec.lang === "ts") result.steps.push(await step("write package-lock.json from the registry", () => registryLockfile(dir)));
   if (options.install ?? true) result.steps.push(await step("install dependencies", () => installDependencies(dir, spec.lang, { localToolchain: local, packageManager: pm })));
   else result.steps.push({ step: "install", status: "skipped", message: "--no-install" });
   if (options.git ?? true) result.steps.push(await step("git init", () => gitInit(dir, `Scaffold ${spec.name} with create-executa ${PACKAGE_VERSION}`)));

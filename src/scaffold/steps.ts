@@ -1,5 +1,5 @@
-/** The steps after the files are written: git and dependency install. Each reports, none throws. */
-import { exec, tail, which } from "../common/exec.js";
+/** The steps after the files are written: git, the lockfile and dependency install. Each reports, none throws. */
+import { exec, tail, which, type ExecResult } from "../common/exec.js";
 import { installCommand, isYarnClassic, type PackageManager } from "../project/index.js";
 import type { Language } from "./spec.js";
 
@@ -80,22 +80,46 @@ export function buildExtraCommand(): string {
   return `${venvPython} -m pip install -e '.[build]'`;
 }
 
+/** Why a command failed, saying so when the network looks unreachable. */
+function failure(command: string, args: string[], result: ExecResult): string {
+  const why = result.spawnError ? `${command} could not start (${result.spawnError.code})` : tail(result.stderr || result.stdout);
+  const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|network|resolve host|Could not fetch|connection/i.test(why);
+  return `${[command, ...args].join(" ")} failed${offline ? " (the network looks unreachable)" : ""}: ${why}`;
+}
+
 export async function installDependencies(dir: string, lang: Language, options: InstallOptions = {}): Promise<StepResult> {
   const step = "install";
   const plan = installPlan(lang, options);
   if (plan.missing) return { step, status: "skipped", message: plan.missing, manual: plan.manual };
   for (const [command, ...args] of plan.commands) {
     const result = await exec(command, args, { cwd: dir, timeoutMs: 10 * 60_000, ...(plan.env && { env: plan.env }) });
-    if (result.code !== 0) {
-      const why = result.spawnError ? `${command} could not start (${result.spawnError.code})` : tail(result.stderr || result.stdout);
-      const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|network|resolve host|Could not fetch|connection/i.test(why);
-      return {
-        step,
-        status: "failed",
-        message: `${[command, ...args].join(" ")} failed${offline ? " (the network looks unreachable)" : ""}: ${why}`,
-        manual: plan.manual,
-      };
-    }
+    if (result.code !== 0) return { step, status: "failed", message: failure(command, args, result), manual: plan.manual };
   }
   return { step, status: "done", message: `ran ${plan.manual}` };
+}
+
+/** The dependency npm's output says the registry does not have (a 404, or no matching version). */
+export function unpublishedDependency(npmOutput: string): string | undefined {
+  return /No matching version found for (\S+?)\.?$/m.exec(npmOutput)?.[1] ?? /\b404\b.*?'([^'\s]+)'/.exec(npmOutput)?.[1];
+}
+
+/**
+ * package-lock.json for a TypeScript project whose toolchain is installed from a folder or tarball
+ * (`npm install --no-save` writes no lockfile): resolved from the registry alone, before that
+ * install, since npm would otherwise record the toolchain as a link into its folder, which CI's
+ * `npm ci` does not have.
+ */
+export async function registryLockfile(dir: string): Promise<StepResult> {
+  const step = "lockfile";
+  const args = ["install", "--package-lock-only", "--no-audit", "--no-fund"];
+  // By hand it comes after the install, whose link would be recorded: the registry's toolchain replaces it.
+  const manual = "rm -rf node_modules && npm install";
+  if (!which("npm")) return { step, status: "skipped", message: "npm is not installed", manual };
+  const result = await exec("npm", args, { cwd: dir, timeoutMs: 10 * 60_000 });
+  if (result.code === 0) return { step, status: "done", message: "package-lock.json from the registry, for CI's npm ci" };
+  const unpublished = unpublishedDependency(`${result.stderr}\n${result.stdout}`);
+  if (unpublished) {
+    return { step, status: "skipped", message: `the registry has no ${unpublished} yet, so no package-lock.json, which CI's npm ci needs: write it once the registry has it`, manual };
+  }
+  return { step, status: "failed", message: failure("npm", args, result), manual };
 }

@@ -1,20 +1,38 @@
 // Builds a scaffolded TypeScript plugin for every target once, then checks every artifact.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { signatureGet } from "portable-executable-signature";
 import { build, checkAdhocSignature, untar, unzip, type BuildReport } from "../../src/builder/index.js";
+import { Session } from "../../src/host/index.js";
 import { readJson, scaffoldProject } from "./helpers.js";
 import { optional } from "../support/requires.js";
 
 let dir: string;
 let dist: string;
 let report: BuildReport;
+let throwLine: number;
+
+/**
+ * A line in text_stats that throws an unexpected error for the text "throw" (the same edit in
+ * every project of this file, so the builds stay comparable); returns its line number.
+ */
+function addThrowingLine(projectDir: string): number {
+  const file = join(projectDir, "src", "tools.ts");
+  const lines = readFileSync(file, "utf8").split("\n");
+  const at = lines.findIndex((line) => line.includes("if (top < 0)")) + 1;
+  assert.ok(at > 0, "text_stats checks top");
+  lines.splice(at, 0, '  if (text === "throw") throw new Error("thrown on purpose");');
+  writeFileSync(file, lines.join("\n"));
+  return at + 1;
+}
 
 before(async () => {
   dir = await scaffoldProject("ts", "sea-plugin");
+  throwLine = addThrowingLine(dir);
   dist = join(dir, "dist");
   report = await build({ projectDir: dir, target: "all", baseUrl: "https://example.com/releases/v1.2.3/" });
 }, { timeout: 15 * 60_000 });
@@ -40,6 +58,19 @@ test("the host artifact passed verification with no node on PATH; linux-aarch64 
   if (!optional("qemu", t)) return;
   assert.equal(arm.verify.status, "passed", JSON.stringify(arm.verify));
   assert.ok(report.ok);
+});
+
+test("a tool that throws in the built executable logs a stack trace that names its line in src/tools.ts", async () => {
+  const session = new Session({ command: join(dist, "sea-plugin-linux-x86_64"), args: [], cwd: tmpdir() });
+  try {
+    const answer = await session.invoke("text_stats", { text: "throw" }, { timeoutMs: 20_000 });
+    assert.ok("error" in answer.frame, JSON.stringify(answer.frame));
+    for (let i = 0; i < 50 && !/at text_stats/.test(session.stderr); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.match(session.stderr, /Error: thrown on purpose\n\s+at text_stats \(.*\bsrc\/tools\.ts:(\d+):\d+\)/, session.stderr);
+    assert.equal(/src\/tools\.ts:(\d+)/.exec(session.stderr)![1], String(throwLine), session.stderr);
+  } finally {
+    await session.dispose();
+  }
 });
 
 test("SHA256SUMS, the .sha256 files and build.json match the files on disk; no temporary files are left", () => {
@@ -120,6 +151,7 @@ test("--base-url writes binary_urls into executa.json's binary profile, keeping 
 
 test("default builds are reproducible: --reproducible-check passes on a copy in another folder, whose bytes and SBOMs are the first build's", async () => {
   const elsewhere = await scaffoldProject("ts", "sea-plugin");
+  addThrowingLine(elsewhere);
   const copy = await build({ projectDir: elsewhere, target: "linux-x86_64,darwin-arm64", verify: false, reproducibleCheck: true });
   assert.equal(copy.reproducible?.identical, true, JSON.stringify(copy.reproducible?.differences));
   assert.ok(copy.reproducible!.files >= 2 * 3 + 2, `${copy.reproducible!.files} files compared`);

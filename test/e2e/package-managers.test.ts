@@ -11,6 +11,7 @@ import { after, before, describe, test } from "node:test";
 import { localRegistry, type LocalRegistry } from "./local-registry.js";
 import { REPO_ROOT, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
 import { requires } from "../support/requires.js";
+import { assertWorkflowInstallRuns } from "./workflow-install.js";
 
 const PMS = ["pnpm", "yarn", "bun"] as const;
 type Pm = (typeof PMS)[number];
@@ -93,6 +94,7 @@ for (const pm of PMS) {
       assert.equal(existsSync(join(dir, ".yarnrc.yml")), pm === "yarn");
       const workflow = readFileSync(join(dir, ".github", "workflows", "ci.yml"), "utf8");
       assert.match(workflow, { pnpm: /pnpm install --frozen-lockfile/, yarn: /yarn install --immutable/, bun: /bun install --frozen-lockfile/ }[pm]);
+      assertWorkflowInstallRuns(dir, local!.url, env);
       const readme = readFileSync(join(dir, "README.md"), "utf8");
       for (const text of [readme, workflow]) assert.doesNotMatch(text, /(?<![\w-])(npx |npm (ci|test|run))/);
 

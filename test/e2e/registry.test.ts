@@ -5,11 +5,12 @@
  * READMEs' `npx --package=create-executa …` lines.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { localRegistry, type LocalRegistry } from "./local-registry.js";
 import { REPO_ROOT, run, tempDir } from "./toolchain.js";
+import { assertWorkflowInstallRuns } from "./workflow-install.js";
 import { requires } from "../support/requires.js";
 
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -26,8 +27,10 @@ before(async () => {
   env = local.env;
 });
 
-after(() => {
+after(async () => {
   local?.stop();
+  await new Promise((r) => setTimeout(r, 500));
+  rmSync(root, { recursive: true, force: true });
 });
 
 describe("from a local registry", { timeout: 15 * 60_000 }, () => {
@@ -35,6 +38,7 @@ describe("from a local registry", { timeout: 15 * 60_000 }, () => {
     const created = run("npm", ["create", "executa@latest", "ts-plugin", "--", "--lang", "ts", "--yes", "--no-git"], { cwd: root, env });
     assert.equal(created.status, 0, created.output);
     const dir = join(root, "ts-plugin");
+    assertWorkflowInstallRuns(dir, registry, env);
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
     assert.equal(pkg.devDependencies["create-executa"], `^${VERSION}`);
     const installed = run("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env });
