@@ -13,7 +13,7 @@ import { PACKAGE_JSON } from "../common/package-info.js";
 import type { StepOutcome } from "../common/term.js";
 import { checkOutputFolder, nativePlatformOf } from "../project/index.js";
 import { PLATFORM_KEYS, type PlatformKey } from "../protocol/index.js";
-import { BUILD_FLAGS } from "./flags.js";
+import type { BUILD_FLAGS } from "./flags.js";
 import { checkManifestBeforeBuild } from "./manifest-check.js";
 import { artifactEntries, binaryUrls, entrypointIn, factsOf, fixModes, writeArchive, writeBinaryUrls, writeChecksumFile, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
 import { bunPackager, goPackager, nodePackager, prebuiltPackager, pythonPackager, type Built, type Packager, type Step } from "./packagers.js";

@@ -56,7 +56,7 @@ export function switchesOnly(command: Command, rest: readonly string[]): Record<
     if (!arg.startsWith("--") || command.options[name]?.type !== "boolean") return undefined;
     args[name] = !negated;
   }
-  if (dir !== undefined) args["dir"] = dir;
+  if (dir !== undefined) args.dir = dir;
   return args;
 }
 

@@ -1,5 +1,4 @@
 /** The fuzz check: N seeded malformed or mutated frames, pipelined; each must get its exact answer. */
-import { RpcError } from "../protocol/index.js";
 import { PluginExited, within, type Response, type Session } from "../host/index.js";
 import { describeStray, frames, show, type CheckContext } from "./context.js";
 import { generateCases, type FuzzCase } from "./fuzz-cases.js";

@@ -135,7 +135,7 @@ export class PluginChannel {
         if (this.closed) return;
         this.closed = true;
         const rest = splitter.flush();
-        if (rest && rest.length) this.partialLine = rest.subarray(0, 200).toString("utf8");
+        if (rest?.length) this.partialLine = rest.subarray(0, 200).toString("utf8");
         const error = new PluginExited(this.exit, this.spawnError);
         for (const p of this.pending.values()) p.reject(error);
         this.pending.clear();

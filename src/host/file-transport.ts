@@ -65,7 +65,7 @@ async function pathProblem(path: string, folder: TransportFolder): Promise<strin
   if (!basename(path).startsWith(FILE_TRANSPORT_PREFIX)) return `its name does not start with ${FILE_TRANSPORT_PREFIX}`;
   if (folder.identity) {
     const dir = await lstat(folder.path).catch(() => undefined);
-    if (!dir || !dir.isDirectory() || !sameFile(dir, folder.identity)) return `the temp folder ${folder.path} was replaced`;
+    if (!dir?.isDirectory() || !sameFile(dir, folder.identity)) return `the temp folder ${folder.path} was replaced`;
   }
   return undefined;
 }

@@ -37,7 +37,7 @@ test("argumentProblems answers every echo validation vector as the runtimes do",
     if (vector.row !== "validation" || vector.id.includes("surrogate")) continue;
     const [send, expect] = vector.steps;
     const sent = send && sentArguments(send);
-    if (!sent || sent.tool !== "echo" || !expect?.expect || typeof sent.args !== "object" || sent.args === null || Array.isArray(sent.args)) continue;
+    if (sent?.tool !== "echo" || !expect?.expect || typeof sent.args !== "object" || sent.args === null || Array.isArray(sent.args)) continue;
     const problems = argumentProblems(echo, sent.args as Record<string, unknown>);
     const error = expect.expect.error;
     if (error?.message === "Invalid arguments for tool 'echo'") assert.deepEqual(problems, error.data?.errors, vector.id);

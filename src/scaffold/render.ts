@@ -45,7 +45,7 @@ export interface VariantFacts {
 }
 
 const engine = Handlebars.create();
-const literal = (escape: (text: string) => string) => (value: unknown) => escape(value == null ? "" : String(value));
+const literal = (quote: (text: string) => string) => (value: unknown) => quote(value == null ? "" : String(value));
 engine.registerHelper({
   json: (value: unknown) => (typeof value === "string" || value == null ? jsonString(String(value ?? "")) : JSON.stringify(value)),
   toml: literal(tomlString),

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ExecutaError } from "../common/errors.js";
+import type { ExecutaError } from "../common/errors.js";
 import { makeSpec, nameProblem, resolveLanguage } from "./spec.js";
 
 test("a good name gives every language's identifier", () => {

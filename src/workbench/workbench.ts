@@ -154,7 +154,7 @@ export class Workbench {
   }
 
   async ensure(): Promise<Session> {
-    if (!this.session || !this.session.alive) await this.start();
+    if (!this.session?.alive) await this.start();
     return this.session!;
   }
 

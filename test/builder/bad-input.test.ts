@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { build, BuildError } from "../../src/builder/index.js";
-import { ExecutaError } from "../../src/common/errors.js";
+import type { ExecutaError } from "../../src/common/errors.js";
 import { scaffoldProject } from "./helpers.js";
 import { requires } from "../support/requires.js";
 

@@ -194,12 +194,10 @@ function instanceOf(schema: Record<string, unknown>, text: string, root: Record<
     if (Array.isArray(options) && isObject(options[0])) return instanceOf({ ...schema, [k]: undefined, ...options[0] }, text, root, depth + 1);
   }
   if (Array.isArray(schema.allOf)) {
-    const merged = schema.allOf.filter(isObject).reduce<Record<string, unknown>>((acc, s) => ({
-      ...acc,
-      ...s,
-      properties: { ...obj(acc.properties), ...obj(s.properties) },
-      required: [...(Array.isArray(acc.required) ? acc.required : []), ...(Array.isArray(s.required) ? s.required : [])],
-    }), { ...schema, allOf: undefined });
+    const parts = schema.allOf.filter(isObject);
+    const merged: Record<string, unknown> = Object.assign({ ...schema, allOf: undefined }, ...parts);
+    merged.properties = Object.assign({}, obj(schema.properties), ...parts.map((s) => obj(s.properties)));
+    merged.required = [schema, ...parts].flatMap((s) => (Array.isArray(s.required) ? s.required : []));
     return instanceOf(merged, text, root, depth + 1);
   }
   switch (typeOf(schema)) {

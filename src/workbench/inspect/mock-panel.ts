@@ -1,6 +1,6 @@
 /** The page's Mock host panel on the server: the rules in use, and the storage (keys and files) to browse and edit. */
 import { parseRules, SCOPES, type MockHost, type Scope } from "../../host/index.js";
-import { Body, HttpError } from "./http.js";
+import { type Body, HttpError } from "./http.js";
 import type { Inspector } from "./inspector.js";
 import type { StorageListing } from "./wire.js";
 

@@ -78,7 +78,7 @@ function selectInput(id: string, options: { label: string; value: unknown }[], k
     },
     write: (v) => {
       const i = options.findIndex((o) => (o.value === undefined ? v === undefined || v === null : JSON.stringify(o.value) === JSON.stringify(v)));
-      el.value = String(i >= 0 ? i : 0);
+      el.value = String(Math.max(i, 0));
     },
   };
 }

@@ -109,14 +109,14 @@ export class ShapeReader {
     if (f & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral | ts.TypeFlags.StringMapping)) return { kind: "string" };
     if (f & ts.TypeFlags.Number) return { kind: "number", integer: false };
     if (f & ts.TypeFlags.Boolean) return { kind: "boolean" };
-    if (type.isIntersection()) return this.shapeOfIntersection(type, node);
+    if (type.isIntersection()) return this.shapeOfIntersection(type);
     if (f & ts.TypeFlags.Object) return this.shapeOfObject(type as ts.ObjectType, node);
     if (f & ts.TypeFlags.NonPrimitive) return { kind: "object" };
     return unsupported(name, "use string, number, Integer, boolean, an array or an object type");
   }
 
   /** `number & { __integer?: never }` (the runtime's Integer) is an integer; other brands keep their primitive. */
-  private shapeOfIntersection(type: ts.IntersectionType, node: ts.TypeNode | undefined): Shape {
+  private shapeOfIntersection(type: ts.IntersectionType): Shape {
     if (type.aliasSymbol?.name === "Integer") return { kind: "number", integer: true };
     const primitive = type.types.find((t) => t.flags & (ts.TypeFlags.NumberLike | ts.TypeFlags.StringLike | ts.TypeFlags.BooleanLike));
     if (primitive) {

@@ -1,6 +1,6 @@
 /** The Conformance view: `executa test`'s checks run from the page, on fresh sessions of the same plugin, and their report. */
 import type { ConformanceReportView } from "../../inspect/wire.js";
-import { ApiFailure, post } from "../api.js";
+import { type ApiFailure, post } from "../api.js";
 import { fill, h } from "../dom.js";
 
 const MARK: Record<string, string> = { pass: "✔", fail: "✖", warn: "!", skip: "–" };

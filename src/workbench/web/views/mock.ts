@@ -5,7 +5,7 @@
  * storage.
  */
 import type { HostState, SamplingKind } from "../../inspect/wire.js";
-import { ApiFailure, post } from "../api.js";
+import { type ApiFailure, post } from "../api.js";
 import { fill, h } from "../dom.js";
 import { store } from "../store.js";
 import { storagePanel } from "./storage.js";

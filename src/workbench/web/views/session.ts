@@ -4,7 +4,7 @@
  * JSON, and import a fixture to replay it on the running plugin.
  */
 import type { ExportCandidate, ReplayResult } from "../../inspect/wire.js";
-import { ApiFailure, fetchBlob, get, post } from "../api.js";
+import { type ApiFailure, fetchBlob, get, post } from "../api.js";
 import { download, fill, h } from "../dom.js";
 
 export function sessionView(): HTMLElement {

@@ -1,6 +1,6 @@
 /** The mock host's storage, browsable and editable: the key-value entries and the files/* objects of each scope. */
 import type { StorageListing } from "../../inspect/wire.js";
-import { ApiFailure, fetchBlob, get, post } from "../api.js";
+import { type ApiFailure, fetchBlob, get, post } from "../api.js";
 import { download, fill, formatBytes, h } from "../dom.js";
 import { store } from "../store.js";
 
