@@ -1,5 +1,4 @@
 /** The shapes of the conformance suite: a check, what it found, the report. */
-import type { LaunchSpec } from "../host/index.js";
 import type { CheckContext } from "./context.js";
 
 /**
@@ -78,8 +77,6 @@ export interface RunOptions {
   /** Called as each check finishes. */
   onResult?: (result: CheckResult) => void;
 }
-
-export type { LaunchSpec };
 
 export const pass = (note?: string): Outcome => ({ status: "pass", ...(note && { note }) });
 export const fail = (message: string, rule?: string): Outcome => ({ status: "fail", message, ...(rule && { rule }) });

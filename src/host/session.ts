@@ -8,9 +8,18 @@ export class Session extends PluginChannel {
   /** `initialize` offering a version; notes whether 2.0 was negotiated. -32601 means a v1 plugin. */
   async initialize(version: string = PROTOCOL_V2, timeoutMs: number = Timeouts.describeMs): Promise<Response> {
     this.initializeSent = true;
-    const r = await this.request("initialize", { protocolVersion: version, clientInfo: { name: "executa", version: "test" }, host_capabilities: {} }, timeoutMs);
+    const r = await this.request(
+      "initialize",
+      { protocolVersion: version, clientInfo: { name: "executa", version: "test" }, host_capabilities: {} },
+      timeoutMs,
+    );
     const result = r.frame.result as Record<string, unknown> | undefined;
-    this.protocolVersion = typeof result?.protocolVersion === "string" ? result.protocolVersion : "error" in r.frame ? PROTOCOL_V1 : undefined;
+    this.protocolVersion =
+      typeof result?.protocolVersion === "string"
+        ? result.protocolVersion
+        : "error" in r.frame
+          ? PROTOCOL_V1
+          : undefined;
     this.negotiatedV2 = this.protocolVersion === PROTOCOL_V2 || Boolean(this.protocolVersion?.startsWith("2."));
     return r;
   }
@@ -28,7 +37,11 @@ export class Session extends PluginChannel {
   }
 
   /** The invoke's answer promise; the invoke counts as active (for routing) until it is answered. */
-  callInvoke(tool: string, args: unknown, options: InvokeOptions = {}): { invokeId: string; promise: Promise<Response> } {
+  callInvoke(
+    tool: string,
+    args: unknown,
+    options: InvokeOptions = {},
+  ): { invokeId: string; promise: Promise<Response> } {
     const invokeId = options.invokeId ?? `inv-${randomBytes(8).toString("hex")}`;
     const timeoutMs = options.timeoutMs ?? Timeouts.invokeDefaultS * 1000;
     const deadlineMs = options.deadlineMs ?? Date.now() + timeoutMs;

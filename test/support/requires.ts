@@ -20,26 +20,51 @@ interface Tool {
   install: string;
 }
 
-const runs = (program: string, ...args: string[]) => () => spawnSync(program, args, { stdio: "ignore" }).status === 0;
+const runs =
+  (program: string, ...args: string[]) =>
+  () =>
+    spawnSync(program, args, { stdio: "ignore" }).status === 0;
 
 export const TOOLS = {
   go: { present: runs("go", "version"), install: "install Go 1.21+ (https://go.dev/dl) and put it on PATH" },
   python3: { present: runs("python3", "--version"), install: "install Python 3.10+ as python3" },
   pytest: { present: runs("python3", "-m", "pytest", "--version"), install: "python3 -m pip install pytest" },
-  pyinstaller: { present: runs("python3", "-m", "PyInstaller", "--version"), install: "python3 -m pip install pyinstaller" },
+  pyinstaller: {
+    present: runs("python3", "-m", "PyInstaller", "--version"),
+    install: "python3 -m pip install pyinstaller",
+  },
   uv: { present: runs("uv", "--version"), install: "python3 -m pip install uv" },
   git: { present: runs("git", "--version"), install: "install git" },
-  chromium: { present: () => existsSync("/usr/bin/chromium"), install: "apt-get install chromium fonts-liberation (Debian's, at /usr/bin/chromium)" },
+  chromium: {
+    present: () => existsSync("/usr/bin/chromium"),
+    install: "apt-get install chromium fonts-liberation (Debian's, at /usr/bin/chromium)",
+  },
   qemu: {
     present: () => existsSync("/usr/bin/qemu-aarch64-static") && existsSync("/usr/aarch64-linux-gnu/lib"),
     install: "apt-get install qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross",
   },
   shellcheck: { present: runs("shellcheck", "--version"), install: "apt-get install shellcheck" },
-  platform: { present: () => platformVenv() !== undefined, install: "node scripts/install-platform.mjs (Anna's platform packages at data/platform-packages.json's pins, in a venv)" },
-  pnpm: { present: runs(join(NODE_BIN, "pnpm"), "--version"), install: "npm ci (pnpm is a devDependency of this repository)" },
-  yarn: { present: runs(join(NODE_BIN, "yarn"), "--version"), install: "npm ci (yarn is a devDependency of this repository)" },
-  bun: { present: runs(join(NODE_BIN, "bun"), "--version"), install: "npm ci (bun is a devDependency of this repository)" },
-  actionlint: { present: runs("actionlint", "--version"), install: "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 (and put $(go env GOPATH)/bin on PATH)" },
+  platform: {
+    present: () => platformVenv() !== undefined,
+    install:
+      "node scripts/install-platform.mjs (Anna's platform packages at data/platform-packages.json's pins, in a venv)",
+  },
+  pnpm: {
+    present: runs(join(NODE_BIN, "pnpm"), "--version"),
+    install: "npm ci (pnpm is a devDependency of this repository)",
+  },
+  yarn: {
+    present: runs(join(NODE_BIN, "yarn"), "--version"),
+    install: "npm ci (yarn is a devDependency of this repository)",
+  },
+  bun: {
+    present: runs(join(NODE_BIN, "bun"), "--version"),
+    install: "npm ci (bun is a devDependency of this repository)",
+  },
+  actionlint: {
+    present: runs("actionlint", "--version"),
+    install: "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 (and put $(go env GOPATH)/bin on PATH)",
+  },
 } satisfies Record<string, Tool>;
 
 export type ToolName = keyof typeof TOOLS;

@@ -3,14 +3,19 @@ import type { SamplingMode } from "./types.js";
 import { DEFAULT_CANNED_TEXT } from "./mock-host.js";
 
 export { MockHost, DEFAULT_CANNED_TEXT, REPLAY_CLOCK } from "./mock-host.js";
-export { MockRuleSet, loadRules, parseRules, promptText, type MockRule, type UnusedRule } from "./rules.js";
-export { SCOPES, type Scope, type KvEntry, type KvItem, type KvStore } from "./kv.js";
-export type { FileEntry, FileItem, FileStore } from "./file-store.js";
+export { MockRuleSet, loadRules, parseRules, type UnusedRule } from "./rules.js";
+export { SCOPES, type Scope } from "./kv.js";
 export { SCHEMA_LIMITS } from "../../protocol/index.js";
 export { METHODS as REVERSE_METHODS } from "./namespaces.js";
 export type {
-  ActiveInvoke, Answer, AnsweredBy, ErrorBody, ManualReply, ManualRequest, MockHostOptions, ReverseContext, ReverseEvent,
-  ReverseObserver, ReverseRecord, SamplingMode, StructuredSupport,
+  ActiveInvoke,
+  Answer,
+  ManualReply,
+  ManualRequest,
+  MockHostOptions,
+  ReverseContext,
+  ReverseRecord,
+  SamplingMode,
 } from "./types.js";
 
 /**

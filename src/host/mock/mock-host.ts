@@ -23,7 +23,15 @@ import type { MockRuleSet, UnusedRule } from "./rules.js";
 import { SamplingService } from "./sampling.js";
 import { MockServer } from "./server.js";
 import { StorageService } from "./storage.js";
-import type { Answer, ErrorBody, MockHostOptions, ReverseContext, ReverseObserver, ReverseRecord, SamplingMode } from "./types.js";
+import type {
+  Answer,
+  ErrorBody,
+  MockHostOptions,
+  ReverseContext,
+  ReverseObserver,
+  ReverseRecord,
+  SamplingMode,
+} from "./types.js";
 import { UploadService } from "./upload.js";
 import { handleWeb } from "./web.js";
 
@@ -206,7 +214,8 @@ export class MockHost {
       pending = Promise.reject(error);
     }
     return pending.then(finish, (error: unknown) => {
-      if (record.answeredBy === "manual" && !(error instanceof Refusal)) record.notes = [...(record.notes ?? []), `the manual answer failed: ${(error as Error).message}`];
+      if (record.answeredBy === "manual" && !(error instanceof Refusal))
+        record.notes = [...(record.notes ?? []), `the manual answer failed: ${(error as Error).message}`];
       else if (!(error instanceof Refusal)) record.answeredBy = "host";
       return finish({ error: errorOf(error, method) });
     });
@@ -252,5 +261,8 @@ export class MockHost {
 
 function errorOf(error: unknown, method: string): ErrorBody {
   if (error instanceof Refusal) return error.body;
-  return { code: RpcError.InternalError, message: `the mock host could not answer ${method}: ${(error as Error)?.message ?? String(error)}` };
+  return {
+    code: RpcError.InternalError,
+    message: `the mock host could not answer ${method}: ${(error as Error)?.message ?? String(error)}`,
+  };
 }
