@@ -28,13 +28,16 @@ async function project(lang: "ts" | "python" | "go", name: string): Promise<stri
 /** A plugin with real start-up work: a module, imported by main, that builds a table on load. */
 async function heavy(): Promise<string> {
   const dir = await project("ts", "heavy");
-  writeFileSync(join(dir, "src", "startup.ts"), [
-    "// Start-up work: a word table built when the module loads.",
-    "export const table = new Map<string, number>();",
-    "for (let i = 0; i < 400_000; i++) table.set(`w${(i * 2654435761) % 1_000_003}`, i);",
-    "export const digest = JSON.stringify([...table.keys()].slice(0, 50_000)).length;",
-    "",
-  ].join("\n"));
+  writeFileSync(
+    join(dir, "src", "startup.ts"),
+    [
+      "// Start-up work: a word table built when the module loads.",
+      "export const table = new Map<string, number>();",
+      "for (let i = 0; i < 400_000; i++) table.set(`w${(i * 2654435761) % 1_000_003}`, i);",
+      "export const digest = JSON.stringify([...table.keys()].slice(0, 50_000)).length;",
+      "",
+    ].join("\n"),
+  );
   writeFileSync(join(dir, "src", "executa.snapshot.ts"), 'import "./startup.js";\n');
   const main = readFileSync(join(dir, "src", "main.ts"), "utf8");
   // Appended: main.ts starts with a shebang line, and imports are hoisted anyway.
@@ -62,7 +65,12 @@ async function cold(launch: Launch): Promise<number> {
   return median(runs);
 }
 
-const invoke = (i: number) => ({ jsonrpc: "2.0", id: i, method: "invoke", params: { tool: "text_stats", arguments: { text: `word ${i} word` } } });
+const invoke = (i: number) => ({
+  jsonrpc: "2.0",
+  id: i,
+  method: "invoke",
+  params: { tool: "text_stats", arguments: { text: `word ${i} word` } },
+});
 
 async function throughput(launch: Launch): Promise<number> {
   return (INVOKES / (await roundTripsMs(launch, invoke, INVOKES))) * 1000;
@@ -86,10 +94,14 @@ interface Row {
 }
 
 function printRows(rows: Row[]): void {
-  process.stdout.write("| artifact | cold start (ms) | vs its interpreter | invokes/s | build (s) | size (MiB) |\n|---|---:|---:|---:|---:|---:|\n");
+  process.stdout.write(
+    "| artifact | cold start (ms) | vs its interpreter | invokes/s | build (s) | size (MiB) |\n|---|---:|---:|---:|---:|---:|\n",
+  );
   for (const r of rows) {
     const vs = r.base === r.coldMs ? "(baseline)" : `${(r.coldMs / r.base).toFixed(2)}x ${r.baseName}`;
-    process.stdout.write(`| ${r.name} | ${r.coldMs.toFixed(1)} | ${vs} | ${r.rps ? r.rps.toFixed(0) : "-"} | ${r.buildMs ? s(r.buildMs) : "-"} | ${r.size ? mib(r.size) : "-"} |\n`);
+    process.stdout.write(
+      `| ${r.name} | ${r.coldMs.toFixed(1)} | ${vs} | ${r.rps ? r.rps.toFixed(0) : "-"} | ${r.buildMs ? s(r.buildMs) : "-"} | ${r.size ? mib(r.size) : "-"} |\n`,
+    );
   }
 }
 
@@ -147,7 +159,9 @@ try {
   const targets = [host, "linux-aarch64", "darwin-arm64", "windows-x86_64"].filter((v, i, a) => a.indexOf(v) === i);
   const [all, allMs] = await timed(() => build({ projectDir: light, target: targets, verify: false, step: stepTimer }));
 
-  process.stdout.write(`### Build time per target (scaffolded TS plugin, Node ${all.targets[0]!.runtime_version} SEA; runtimes cached)\n\n`);
+  process.stdout.write(
+    `### Build time per target (scaffolded TS plugin, Node ${all.targets[0]!.runtime_version} SEA; runtimes cached)\n\n`,
+  );
   process.stdout.write("| step | time (s) | size (MiB) | archive (MiB) |\n|---|---:|---:|---:|\n");
   for (const [label, ms] of steps) {
     const t = all.targets.find((x) => label === `build ${x.platform}`);
@@ -161,19 +175,50 @@ try {
   const node = { base: nodeMs, baseName: "node bundle.cjs" };
   rows.push({ name: "node bundle.cjs", coldMs: nodeMs, ...node, rps: await throughput(lightNode) });
   const sea = exeOf(all);
-  rows.push({ name: "SEA (default: no code cache)", coldMs: await cold(sea), ...node, rps: await throughput(sea), size: all.targets[0]!.size });
-  const [cached, cachedMs] = await timed(() => build({ projectDir: light, codeCache: true, outDir: join(work, "code-cache"), verify: false }));
-  rows.push({ name: "SEA --code-cache", coldMs: await cold(exeOf(cached)), ...node, rps: await throughput(exeOf(cached)), buildMs: cachedMs, size: cached.targets[0]!.size });
+  rows.push({
+    name: "SEA (default: no code cache)",
+    coldMs: await cold(sea),
+    ...node,
+    rps: await throughput(sea),
+    size: all.targets[0]!.size,
+  });
+  const [cached, cachedMs] = await timed(() =>
+    build({ projectDir: light, codeCache: true, outDir: join(work, "code-cache"), verify: false }),
+  );
+  rows.push({
+    name: "SEA --code-cache",
+    coldMs: await cold(exeOf(cached)),
+    ...node,
+    rps: await throughput(exeOf(cached)),
+    buildMs: cachedMs,
+    size: cached.targets[0]!.size,
+  });
   try {
-    const [bun, bunMs] = await timed(() => build({ projectDir: light, runtime: "bun", outDir: join(work, "bun"), verify: false }));
-    rows.push({ name: "bun --compile", coldMs: await cold(exeOf(bun)), ...node, rps: await throughput(exeOf(bun)), buildMs: bunMs, size: bun.targets[0]!.size });
+    const [bun, bunMs] = await timed(() =>
+      build({ projectDir: light, runtime: "bun", outDir: join(work, "bun"), verify: false }),
+    );
+    rows.push({
+      name: "bun --compile",
+      coldMs: await cold(exeOf(bun)),
+      ...node,
+      rps: await throughput(exeOf(bun)),
+      buildMs: bunMs,
+      size: bun.targets[0]!.size,
+    });
   } catch (error) {
     rows.push({ name: `bun --compile (failed: ${(error as Error).message.slice(0, 60)})`, coldMs: NaN, ...node });
   }
   if (which("go")) {
     const goDir = await project("go", "go-light");
     const [go, goMs] = await timed(() => build({ projectDir: goDir, verify: false }));
-    rows.push({ name: "Go", coldMs: await cold(exeOf(go)), ...node, rps: await throughput(exeOf(go)), buildMs: goMs, size: go.targets[0]!.size });
+    rows.push({
+      name: "Go",
+      coldMs: await cold(exeOf(go)),
+      ...node,
+      rps: await throughput(exeOf(go)),
+      buildMs: goMs,
+      size: go.targets[0]!.size,
+    });
   }
   const pyinstaller = await pythonRows(rows);
   process.stdout.write(`### Light plugin: cold start (spawn -> describe, median of ${COLD_RUNS}) and ${INVOKES} sequential invokes\n\n`);
@@ -181,21 +226,32 @@ try {
   printPythonStarts();
 
   const checks: Array<[string, string, BuildOptions]> = [[`TS SEA, ${host}`, light, { projectDir: light }]];
-  if (which("go")) checks.push(["Go, all 7 targets", join(work, "go-light"), { projectDir: join(work, "go-light"), target: "all" }]);
+  if (which("go"))
+    checks.push(["Go, all 7 targets", join(work, "go-light"), { projectDir: join(work, "go-light"), target: "all" }]);
   if (pyinstaller) checks.push(["Python onedir", join(work, "py-light"), { projectDir: join(work, "py-light") }]);
-  process.stdout.write("\n### What --reproducible-check costs (verification off in both)\n\n| build | plain (s) | with --reproducible-check (s) | the check itself (s) | files compared | identical |\n|---|---:|---:|---:|---:|---|\n");
+  process.stdout.write(
+    "\n### What --reproducible-check costs (verification off in both)\n\n| build | plain (s) | with --reproducible-check (s) | the check itself (s) | files compared | identical |\n|---|---:|---:|---:|---:|---|\n",
+  );
   for (const [label, dir, options] of checks) {
     const [, plainMs] = await timed(() => build({ ...options, outDir: join(dir, "plain"), verify: false }));
-    const [checked, checkedMs] = await timed(() => build({ ...options, outDir: join(dir, "checked"), verify: false, reproducibleCheck: true }));
+    const [checked, checkedMs] = await timed(() =>
+      build({ ...options, outDir: join(dir, "checked"), verify: false, reproducibleCheck: true }),
+    );
     const r = checked.reproducible!;
-    process.stdout.write(`| ${label} | ${s(plainMs)} | ${s(checkedMs)} | ${r.seconds.toFixed(1)} | ${r.files} | ${r.identical ? "yes" : `no (${r.differences.length} differ)`} |\n`);
+    process.stdout.write(
+      `| ${label} | ${s(plainMs)} | ${s(checkedMs)} | ${r.seconds.toFixed(1)} | ${r.files} | ${r.identical ? "yes" : `no (${r.differences.length} differ)`} |\n`,
+    );
   }
 
   const heavyDir = await heavy();
   const heavyNode = await bundleLaunch(heavyDir);
   const [plain] = await timed(() => build({ projectDir: heavyDir, outDir: join(work, "heavy-sea"), verify: false }));
-  const [withCache] = await timed(() => build({ projectDir: heavyDir, codeCache: true, outDir: join(work, "heavy-cache"), verify: false }));
-  const [snap, snapMs] = await timed(() => build({ projectDir: heavyDir, snapshot: true, outDir: join(work, "heavy-snap"), verify: false }));
+  const [withCache] = await timed(() =>
+    build({ projectDir: heavyDir, codeCache: true, outDir: join(work, "heavy-cache"), verify: false }),
+  );
+  const [snap, snapMs] = await timed(() =>
+    build({ projectDir: heavyDir, snapshot: true, outDir: join(work, "heavy-snap"), verify: false }),
+  );
   const h = [
     { name: "node bundle.cjs", ms: await cold(heavyNode) },
     { name: "SEA (default)", ms: await cold(exeOf(plain)) },
@@ -204,7 +260,8 @@ try {
   ];
   process.stdout.write(`\n### Plugin with real start-up work (a 400k-entry table built on load): cold start\n\n`);
   process.stdout.write("| artifact | cold start (ms) | node bundle.cjs / this |\n|---|---:|---:|\n");
-  for (const r of h) process.stdout.write(`| ${r.name} | ${r.ms.toFixed(1)} | ${(h[0]!.ms / r.ms).toFixed(2)}x faster |\n`);
+  for (const r of h)
+    process.stdout.write(`| ${r.name} | ${r.ms.toFixed(1)} | ${(h[0]!.ms / r.ms).toFixed(2)}x faster |\n`);
   process.stdout.write(`\nsnapshot build: ${s(snapMs)} s, ${mib(statSync(exeOf(snap).command).size)} MiB\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -42,15 +42,42 @@ const startup = medians({
   verbHelp: () => once(process.execPath, [EXECUTA, "test", "--help"]),
 });
 const rows: (string | number)[][] = [
-  ["`executa --version`", fmt(startup.version!), "`node -e 0`", fmt(startup.node!), ratio(startup.version!, startup.node!), "<= 1.5x"],
-  ["`executa --help`", fmt(startup.help!), "`node -e 0`", fmt(startup.node!), ratio(startup.help!, startup.node!), "<= 1.5x"],
-  ["`executa test --help`", fmt(startup.verbHelp!), "`node -e 0`", fmt(startup.node!), ratio(startup.verbHelp!, startup.node!), ""],
+  [
+    "`executa --version`",
+    fmt(startup.version!),
+    "`node -e 0`",
+    fmt(startup.node!),
+    ratio(startup.version!, startup.node!),
+    "<= 1.5x",
+  ],
+  [
+    "`executa --help`",
+    fmt(startup.help!),
+    "`node -e 0`",
+    fmt(startup.node!),
+    ratio(startup.help!, startup.node!),
+    "<= 1.5x",
+  ],
+  [
+    "`executa test --help`",
+    fmt(startup.verbHelp!),
+    "`node -e 0`",
+    fmt(startup.node!),
+    ratio(startup.verbHelp!, startup.node!),
+    "",
+  ],
 ];
 
 const root = mkdtempSync(join(tmpdir(), "executa-bench-cli-"));
 async function project(lang: "go" | "python"): Promise<string> {
   const dir = join(root, `${lang}-plugin`);
-  await scaffold({ targetDir: dir, spec: makeSpec({ lang, name: `${lang}-plugin` }), install: false, git: false, quiet: true });
+  await scaffold({
+    targetDir: dir,
+    spec: makeSpec({ lang, name: `${lang}-plugin` }),
+    install: false,
+    git: false,
+    quiet: true,
+  });
   return dir;
 }
 
@@ -61,7 +88,14 @@ if (which("go")) {
     check: () => once(process.execPath, [EXECUTA, "manifest", "--check", dir]),
     floor: () => once(helper, [dir, "go-plugin"]) + node(),
   });
-  rows.push(["`executa manifest --check` (Go)", fmt(t.check!), "Go helper + `node -e 0`", fmt(t.floor!), ratio(t.check!, t.floor!), "<= 2x"]);
+  rows.push([
+    "`executa manifest --check` (Go)",
+    fmt(t.check!),
+    "Go helper + `node -e 0`",
+    fmt(t.floor!),
+    ratio(t.check!, t.floor!),
+    "<= 2x",
+  ]);
 }
 const python = which("python3");
 if (python) {
@@ -70,6 +104,13 @@ if (python) {
     check: () => once(process.execPath, [EXECUTA, "manifest", "--check", dir]),
     floor: () => once(python, [PYTHON_HELPER, dir]) + node(),
   });
-  rows.push(["`executa manifest --check` (Python)", fmt(t.check!), "Python helper + `node -e 0`", fmt(t.floor!), ratio(t.check!, t.floor!), "<= 2x"]);
+  rows.push([
+    "`executa manifest --check` (Python)",
+    fmt(t.check!),
+    "Python helper + `node -e 0`",
+    fmt(t.floor!),
+    ratio(t.check!, t.floor!),
+    "<= 2x",
+  ]);
 }
 process.stdout.write(table(["command", "ms", "baseline", "ms", "ratio", "goal"], rows));

@@ -31,8 +31,33 @@ function have(program: string, args = ["--version"]): boolean {
 
 function scaffold(lang: string): string {
   const dir = join(work, `plugin-${lang}`);
-  execFileSync(process.execPath, [join(REPO, "bin", "create-executa.js"), dir, "--name", "bench-plugin", "--lang", lang, "--no-install", "--no-git", "--json"], { stdio: "ignore" });
-  if (lang === "ts") execFileSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", dir, "--typeRoots", join(REPO, "node_modules", "@types")], { stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [
+      join(REPO, "bin", "create-executa.js"),
+      dir,
+      "--name",
+      "bench-plugin",
+      "--lang",
+      lang,
+      "--no-install",
+      "--no-git",
+      "--json",
+    ],
+    { stdio: "ignore" },
+  );
+  if (lang === "ts")
+    execFileSync(
+      process.execPath,
+      [
+        join(REPO, "node_modules", "typescript", "bin", "tsc"),
+        "-p",
+        dir,
+        "--typeRoots",
+        join(REPO, "node_modules", "@types"),
+      ],
+      { stdio: "inherit" },
+    );
   return dir;
 }
 
@@ -62,7 +87,10 @@ function executaTest(args: string[], env?: NodeJS.ProcessEnv): Promise<{ ms: num
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     const sample = setInterval(() => {
       try {
-        peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
+        peak = Math.max(
+          peak,
+          Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
+        );
       } catch {
         // between samples it exited
       }
@@ -72,7 +100,11 @@ function executaTest(args: string[], env?: NodeJS.ProcessEnv): Promise<{ ms: num
       try {
         const report = JSON.parse(out) as { results: { status: string }[] };
         const count = (s: string) => report.results.filter((r) => r.status === s).length;
-        resolve({ ms: performance.now() - started, peakMiB: peak, statuses: `${count("pass")} pass, ${count("fail")} fail, ${count("warn")} warn, ${count("skip")} skip` });
+        resolve({
+          ms: performance.now() - started,
+          peakMiB: peak,
+          statuses: `${count("pass")} pass, ${count("fail")} fail, ${count("warn")} warn, ${count("skip")} skip`,
+        });
       } catch (error) {
         reject(new Error(`executa test printed no report: ${(error as Error).message}`));
       }
@@ -96,7 +128,9 @@ const hostileRows = [
   ["flooding (hostile.mjs flood: 1 GiB on one line per invoke)", fmt(median(flooding.map((r) => r.ms))), median(flooding.map((r) => r.peakMiB)).toFixed(0), flooding[0]!.statuses],
   [`${MANY_TOOLS} tools in describe (many-tools.mjs; the per-tool checks sample 200)`, fmt(median(many.map((r) => r.ms))), median(many.map((r) => r.peakMiB)).toFixed(0), many[0]!.statuses],
 ];
-process.stdout.write(`executa test --json (every check, fuzz off), median of ${HOSTILE_ROUNDS}, run alternately. ${process.platform} ${process.arch}, Node ${process.version}.\n\n`);
+process.stdout.write(
+  `executa test --json (every check, fuzz off), median of ${HOSTILE_ROUNDS}, run alternately. ${process.platform} ${process.arch}, Node ${process.version}.\n\n`,
+);
 process.stdout.write(table(["plugin", "wall time (ms)", "peak RSS of executa test (MiB)", "verdicts"], hostileRows));
 process.stdout.write("\n");
 
@@ -126,5 +160,9 @@ for (const lang of LANGS) {
 }
 
 if (rows.length === 0) process.exit(0);
-process.stdout.write(`Full check suite on a generated plugin (fuzz off), median of ${ROUNDS}; fuzz: ${FUZZ} frames on one session.\n\n`);
-process.stdout.write(table(["language", "suite, 4 sessions at once (ms)", "suite, 1 at a time (ms)", "speed-up", "fuzz frames/s"], rows));
+process.stdout.write(
+  `Full check suite on a generated plugin (fuzz off), median of ${ROUNDS}; fuzz: ${FUZZ} frames on one session.\n\n`,
+);
+process.stdout.write(
+  table(["language", "suite, 4 sessions at once (ms)", "suite, 1 at a time (ms)", "speed-up", "fuzz frames/s"], rows),
+);

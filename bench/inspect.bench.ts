@@ -4,7 +4,14 @@
  * render time with 10,000 real frames (first render, a search, a scroll). Goals: 1.5 s and 200 ms.
  */
 import { rmSync } from "node:fs";
-import { executa, launchBrowser, noChromium, scaffoldPlugin, startInspect, type Browser } from "../test/workbench/inspect-helpers.js";
+import {
+  executa,
+  launchBrowser,
+  noChromium,
+  scaffoldPlugin,
+  startInspect,
+  type Browser,
+} from "../test/workbench/inspect-helpers.js";
 import { fmt, median, table } from "./lib.js";
 
 const ROUNDS = 5;
@@ -20,7 +27,10 @@ async function readyMs(browser: Browser, dir: string): Promise<{ total: number; 
   const page = await browser.context.newPage();
   try {
     await page.goto(await running.freshLink());
-    await page.waitForSelector('body[data-plugin="ready"] form[data-tool="text_stats"] [data-action="invoke"]:not([disabled])', { timeout: 60_000 });
+    await page.waitForSelector(
+      'body[data-plugin="ready"] form[data-tool="text_stats"] [data-action="invoke"]:not([disabled])',
+      { timeout: 60_000 },
+    );
     return { total: performance.now() - start, served };
   } finally {
     await page.close();
@@ -28,21 +38,33 @@ async function readyMs(browser: Browser, dir: string): Promise<{ total: number; 
   }
 }
 
-async function traceMs(browser: Browser, dir: string): Promise<{ first: number; search: number; scroll: number; entries: number }> {
+async function traceMs(
+  browser: Browser,
+  dir: string,
+): Promise<{ first: number; search: number; scroll: number; entries: number }> {
   const running = await startInspect(dir);
   try {
     const headers = { "X-Executa-Token": running.token, "Content-Type": "application/json" };
     const base = `http://127.0.0.1:${running.port}`;
     const body = JSON.stringify({ tool: "text_stats", arguments: { text: "the cat and the hat" } });
-    for (let i = 0; i < 100 && (await (await fetch(`${base}/api/state`, { headers })).json() as { plugin: { status: string } }).plugin.status !== "ready"; i++) await new Promise((r) => setTimeout(r, 100));
+    for (
+      let i = 0;
+      i < 100 &&
+      ((await (await fetch(`${base}/api/state`, { headers })).json()) as { plugin: { status: string } }).plugin
+        .status !== "ready";
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 100));
     let sent = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (sent < FRAMES / 2) {
-        sent++;
-        const r = await fetch(`${base}/api/invoke`, { method: "POST", headers, body });
-        if (!r.ok) throw new Error(`invoke failed: ${r.status} ${await r.text()}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (sent < FRAMES / 2) {
+          sent++;
+          const r = await fetch(`${base}/api/invoke`, { method: "POST", headers, body });
+          if (!r.ok) throw new Error(`invoke failed: ${r.status} ${await r.text()}`);
+        }
+      }),
+    );
     const page = await browser.context.newPage();
     await page.goto(await running.freshLink());
     await page.waitForSelector("body[data-ready=true]");
@@ -53,7 +75,9 @@ async function traceMs(browser: Browser, dir: string): Promise<{ first: number; 
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       return performance.now() - t0;
     });
-    const entries = await page.evaluate(() => (window as unknown as { executaInspect: { trace: { entries: number } } }).executaInspect.trace.entries);
+    const entries = await page.evaluate(
+      () => (window as unknown as { executaInspect: { trace: { entries: number } } }).executaInspect.trace.entries,
+    );
     const search = await page.evaluate(async () => {
       const t0 = performance.now();
       const box = document.querySelector<HTMLInputElement>('.trace-toolbar input[type="search"]')!;
@@ -94,12 +118,22 @@ async function main(): Promise<void> {
       const runs: { total: number; served: number }[] = [];
       for (let i = 0; i < ROUNDS; i++) runs.push(await readyMs(browser, dir));
       const total = median(runs.map((r) => r.total));
-      rows.push([`${lang}: executa inspect to a page ready for input`, fmt(median(runs.map((r) => r.served))), fmt(total), READY_GOAL_MS, total < READY_GOAL_MS ? "yes" : "NO"]);
+      rows.push([
+        `${lang}: executa inspect to a page ready for input`,
+        fmt(median(runs.map((r) => r.served))),
+        fmt(total),
+        READY_GOAL_MS,
+        total < READY_GOAL_MS ? "yes" : "NO",
+      ]);
     }
     const traces: Awaited<ReturnType<typeof traceMs>>[] = [];
     for (let i = 0; i < 3; i++) traces.push(await traceMs(browser, roots[0]! + "/bench-inspect-ts"));
     const entries = Math.min(...traces.map((t) => t.entries));
-    for (const [label, key] of [["first render of the trace view", "first"], ["search over them", "search"], ["scroll to the middle", "scroll"]] as const) {
+    for (const [label, key] of [
+      ["first render of the trace view", "first"],
+      ["search over them", "search"],
+      ["scroll to the middle", "scroll"],
+    ] as const) {
       const ms = median(traces.map((t) => t[key]));
       rows.push([`trace, ${entries} frames: ${label}`, "", fmt(ms), TRACE_GOAL_MS, ms < TRACE_GOAL_MS ? "yes" : "NO"]);
     }

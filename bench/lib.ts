@@ -120,7 +120,11 @@ export async function interleaved<T extends Record<string, number>>(rounds: numb
 }
 
 /** Runs a and b alternately `rounds` times and returns both medians. */
-export async function sideBySide(rounds: number, a: () => Promise<number>, b: () => Promise<number>): Promise<[number, number]> {
+export async function sideBySide(
+  rounds: number,
+  a: () => Promise<number>,
+  b: () => Promise<number>,
+): Promise<[number, number]> {
   const as: number[] = [];
   const bs: number[] = [];
   for (let i = 0; i < rounds; i++) {

@@ -37,7 +37,14 @@ function project(files: Record<string, string>): string {
   return dir;
 }
 
-const executaJson = (type: string) => JSON.stringify({ tool_id: "tool-bench", type, version: "1.0.0", display_name: "Bench", description: "Benchmark plugin." });
+const executaJson = (type: string) =>
+  JSON.stringify({
+    tool_id: "tool-bench",
+    type,
+    version: "1.0.0",
+    display_name: "Bench",
+    description: "Benchmark plugin.",
+  });
 
 function tsProject(): string {
   let src = `import type { Integer, ToolContext } from "./executa/index.js";\n`;
@@ -76,7 +83,13 @@ export async function tool_${i}({ text, count = 3, mode = "fast" }: Args${i}, ct
   mkdirSync(join(dir, "node_modules", "@types"), { recursive: true });
   symlinkSync(join(PACKAGE_ROOT, "node_modules", "typescript"), join(dir, "node_modules", "typescript"));
   symlinkSync(join(PACKAGE_ROOT, "node_modules", "@types", "node"), join(dir, "node_modules", "@types", "node"));
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ ...JSON.parse(spawnSync("cat", [join(dir, "tsconfig.json")], { encoding: "utf8" }).stdout), include: ["src"] }));
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      ...JSON.parse(spawnSync("cat", [join(dir, "tsconfig.json")], { encoding: "utf8" }).stdout),
+      include: ["src"],
+    }),
+  );
   // The bindings file the project imports, so that tsc checks a complete project.
   spawnSync(process.execPath, [EXECUTA, "manifest"], { cwd: dir });
   return dir;
@@ -111,7 +124,8 @@ def tool_${i}(text: str, count: int = 3, mode: Literal["fast", "slow", "auto"] =
 }
 
 function goProject(): string {
-  let src = 'package main\n\nimport "context"\n\n// Mode is how fast.\ntype Mode string\n\nconst (\n\tModeFast Mode = "fast"\n\tModeSlow Mode = "slow"\n)\n';
+  let src =
+    'package main\n\nimport "context"\n\n// Mode is how fast.\ntype Mode string\n\nconst (\n\tModeFast Mode = "fast"\n\tModeSlow Mode = "slow"\n)\n';
   for (let i = 0; i < TOOLS; i++) {
     src += `
 // Args${i} are the parameters of tool_${i}.
@@ -134,31 +148,87 @@ type Args${i} struct {
 func Tool${i}(ctx context.Context, args Args${i}) (string, error) { return args.Text, nil }
 `;
   }
-  return project({ "executa.json": executaJson("go"), "go.mod": "module example.com/bench\n\ngo 1.21\n", "tools.go": src });
+  return project({
+    "executa.json": executaJson("go"),
+    "go.mod": "module example.com/bench\n\ngo 1.21\n",
+    "tools.go": src,
+  });
 }
 
 const rows: (string | number)[][] = [];
 
 const ts = tsProject();
 const tsc = join(ts, "node_modules", "typescript", "bin", "tsc");
-const [manifestTs, tscMs] = await sideBySide(ROUNDS, timed(process.execPath, [EXECUTA, "manifest", "--check"], ts), timed(process.execPath, [tsc, "--noEmit", "-p", "."], ts));
-rows.push([`TypeScript, ${TOOLS} tools`, "`executa manifest --check`", fmt(manifestTs), "`tsc --noEmit`", fmt(tscMs), ratio(manifestTs, tscMs), "<= 1.30x"]);
+const [manifestTs, tscMs] = await sideBySide(
+  ROUNDS,
+  timed(process.execPath, [EXECUTA, "manifest", "--check"], ts),
+  timed(process.execPath, [tsc, "--noEmit", "-p", "."], ts),
+);
+rows.push([
+  `TypeScript, ${TOOLS} tools`,
+  "`executa manifest --check`",
+  fmt(manifestTs),
+  "`tsc --noEmit`",
+  fmt(tscMs),
+  ratio(manifestTs, tscMs),
+  "<= 1.30x",
+]);
 
 if (which("python3")) {
   const py = pythonProject();
-  const [helper, bare] = await sideBySide(ROUNDS, timed("python3", [PYTHON_HELPER, py], py), timed("python3", ["-c", "pass"], py));
-  rows.push([`Python, ${TOOLS} tools`, "extractor helper", fmt(helper), "`python3 -c pass`", fmt(bare), ratio(helper, bare), ""]);
+  const [helper, bare] = await sideBySide(
+    ROUNDS,
+    timed("python3", [PYTHON_HELPER, py], py),
+    timed("python3", ["-c", "pass"], py),
+  );
+  rows.push([
+    `Python, ${TOOLS} tools`,
+    "extractor helper",
+    fmt(helper),
+    "`python3 -c pass`",
+    fmt(bare),
+    ratio(helper, bare),
+    "",
+  ]);
   const [full] = await sideBySide(ROUNDS, timed(process.execPath, [EXECUTA, "manifest"], py), async () => 0);
-  rows.push([`Python, ${TOOLS} tools`, "`executa manifest` (whole command)", fmt(full), "`python3 -c pass`", fmt(bare), ratio(full, bare), ""]);
+  rows.push([
+    `Python, ${TOOLS} tools`,
+    "`executa manifest` (whole command)",
+    fmt(full),
+    "`python3 -c pass`",
+    fmt(bare),
+    ratio(full, bare),
+    "",
+  ]);
 } else rows.push(["Python", "skipped: python3 is not installed", "", "", "", "", ""]);
 
 if (which("go")) {
   const go = goProject();
   const helper = await goHelperBinary("go"); // built into the cache once
-  const [extract, bare] = await sideBySide(ROUNDS, timed(helper, [go, "example.com/bench"], go), timed("go", ["version"], go));
-  rows.push([`Go, ${TOOLS} tools`, "extractor helper (cached build)", fmt(extract), "`go version`", fmt(bare), ratio(extract, bare), ""]);
+  const [extract, bare] = await sideBySide(
+    ROUNDS,
+    timed(helper, [go, "example.com/bench"], go),
+    timed("go", ["version"], go),
+  );
+  rows.push([
+    `Go, ${TOOLS} tools`,
+    "extractor helper (cached build)",
+    fmt(extract),
+    "`go version`",
+    fmt(bare),
+    ratio(extract, bare),
+    "",
+  ]);
   const [full] = await sideBySide(ROUNDS, timed(process.execPath, [EXECUTA, "manifest"], go), async () => 0);
-  rows.push([`Go, ${TOOLS} tools`, "`executa manifest` (whole command)", fmt(full), "`go version`", fmt(bare), ratio(full, bare), ""]);
+  rows.push([
+    `Go, ${TOOLS} tools`,
+    "`executa manifest` (whole command)",
+    fmt(full),
+    "`go version`",
+    fmt(bare),
+    ratio(full, bare),
+    "",
+  ]);
 } else rows.push(["Go", "skipped: go is not installed", "", "", "", "", ""]);
 
 process.stdout.write(table(["project", "executa", "ms (median of 5)", "baseline", "ms", "ratio", "goal"], rows));

@@ -7,7 +7,9 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
 let failed = 0;
-for (const file of readdirSync(here).filter((f) => f.endsWith(".bench.js")).sort()) {
+for (const file of readdirSync(here)
+  .filter((f) => f.endsWith(".bench.js"))
+  .sort()) {
   if (only.length && !only.some((o) => file.includes(o))) continue;
   process.stdout.write(`\n## ${file.replace(/\.bench\.js$/, "")}\n\n`);
   const result = spawnSync(process.execPath, [join(here, file)], { stdio: "inherit" });

@@ -23,31 +23,39 @@ const work = mkdtempSync(join(tmpdir(), "executa-bench-limits-"));
 const MINIMAL: Record<string, () => Launch> = {
   ts: () => {
     const file = join(work, "minimal.mjs");
-    writeFileSync(file, `import { createInterface } from "node:readline";
+    writeFileSync(
+      file,
+      `import { createInterface } from "node:readline";
 const rl = createInterface({ input: process.stdin });
 rl.on("line", (line) => {
   const req = JSON.parse(line);
   const result = req.method === "describe" ? { name: "minimal", version: "0.1.0", description: "m", tools: [] } : { success: true, data: req.params.arguments };
   process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, result }) + "\\n");
 });
-`);
+`,
+    );
     return { command: process.execPath, args: [file] };
   },
   python: () => {
     const file = join(work, "minimal.py");
-    writeFileSync(file, `import json, sys
+    writeFileSync(
+      file,
+      `import json, sys
 for line in sys.stdin:
     req = json.loads(line)
     result = {"name": "minimal", "version": "0.1.0", "description": "m", "tools": []} if req["method"] == "describe" else {"success": True, "data": req["params"]["arguments"]}
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": req["id"], "result": result}) + "\\n")
     sys.stdout.flush()
-`);
+`,
+    );
     return { command: "python3", args: [file] };
   },
   go: () => {
     const dir = mkdtempSync(join(work, "minimal-go-"));
     writeFileSync(join(dir, "go.mod"), "module minimal\n\ngo 1.21\n");
-    writeFileSync(join(dir, "main.go"), `package main
+    writeFileSync(
+      join(dir, "main.go"),
+      `package main
 
 import (
 	"bufio"
@@ -79,7 +87,8 @@ func main() {
 		out.Flush()
 	}
 }
-`);
+`,
+    );
     const binary = join(dir, "minimal");
     const built = spawnSync("go", ["build", "-o", binary, "."], { cwd: dir, stdio: "inherit" });
     if (built.status !== 0) throw new Error("go build of the minimal plugin failed");
@@ -96,7 +105,12 @@ function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
   return kb / 1024;
 }
 
-const invoke = (id: number, tool: string, args: object) => ({ jsonrpc: "2.0", id, method: "invoke", params: { tool, arguments: args } });
+const invoke = (id: number, tool: string, args: object) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "invoke",
+  params: { tool, arguments: args },
+});
 
 /** RSS after `INVOKES` sequential invokes of `echo`. */
 async function rssAfterInvokes(launch: Launch): Promise<number> {
@@ -149,9 +163,30 @@ for (const lang of (process.env.BENCH_LANGS ?? "ts,python,go").split(",")) {
   const minimal = MINIMAL[lang]!();
   const [rssRuntime, rssMinimal] = [await rssAfterInvokes(runtime), await rssAfterInvokes(minimal)];
   rows.push(
-    [lang, `RSS after ${INVOKES.toLocaleString("en")} invokes (MiB)`, fmt(rssRuntime), fmt(rssMinimal), ratio(rssRuntime, rssMinimal), ""],
-    [lang, `peak RSS, host not reading, ${STALLED_ANSWERS} x 400 KiB asked (MiB)`, fmt(await rssStalled(runtime)), "", "", "< 300"],
-    [lang, `${CONCURRENT.toLocaleString("en")} concurrent invokes sleeping 200 ms (ms)`, fmt(await concurrentMs(runtime)), "", "", "< 1500"],
+    [
+      lang,
+      `RSS after ${INVOKES.toLocaleString("en")} invokes (MiB)`,
+      fmt(rssRuntime),
+      fmt(rssMinimal),
+      ratio(rssRuntime, rssMinimal),
+      "",
+    ],
+    [
+      lang,
+      `peak RSS, host not reading, ${STALLED_ANSWERS} x 400 KiB asked (MiB)`,
+      fmt(await rssStalled(runtime)),
+      "",
+      "",
+      "< 300",
+    ],
+    [
+      lang,
+      `${CONCURRENT.toLocaleString("en")} concurrent invokes sleeping 200 ms (ms)`,
+      fmt(await concurrentMs(runtime)),
+      "",
+      "",
+      "< 1500",
+    ],
   );
 }
 process.stdout.write(table(["language", "measure", "runtime", "minimal plugin", "ratio", "goal"], rows));

@@ -91,20 +91,50 @@ let scaffolds = 0;
 function scaffold(lang: string): { dir: string; ms: number } {
   const dir = join(work, `plugin-${lang}-${scaffolds++}`);
   const start = performance.now();
-  execFileSync(process.execPath, [join(REPO, "bin", "create-executa.js"), dir, "--name", "bench-plugin", "--lang", lang, "--no-install", "--no-git", "--json"], { stdio: "ignore" });
+  execFileSync(
+    process.execPath,
+    [
+      join(REPO, "bin", "create-executa.js"),
+      dir,
+      "--name",
+      "bench-plugin",
+      "--lang",
+      lang,
+      "--no-install",
+      "--no-git",
+      "--json",
+    ],
+    { stdio: "ignore" },
+  );
   return { dir, ms: performance.now() - start };
 }
 
 async function launches(lang: string, dir: string): Promise<{ runtime: Launch; minimal: Launch }> {
   const minimalDir = mkdtempSync(join(work, `minimal-${lang}-`));
   if (lang === "ts") {
-    execFileSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", dir, "--typeRoots", join(REPO, "node_modules", "@types")], { stdio: "inherit" });
+    execFileSync(
+      process.execPath,
+      [
+        join(REPO, "node_modules", "typescript", "bin", "tsc"),
+        "-p",
+        dir,
+        "--typeRoots",
+        join(REPO, "node_modules", "@types"),
+      ],
+      { stdio: "inherit" },
+    );
     writeFileSync(join(minimalDir, "minimal.mjs"), MINIMAL.ts(join(dir, "dist", "src", "tools.js")));
-    return { runtime: { command: process.execPath, args: [join(dir, "dist", "src", "main.js")] }, minimal: { command: process.execPath, args: [join(minimalDir, "minimal.mjs")] } };
+    return {
+      runtime: { command: process.execPath, args: [join(dir, "dist", "src", "main.js")] },
+      minimal: { command: process.execPath, args: [join(minimalDir, "minimal.mjs")] },
+    };
   }
   if (lang === "python") {
     writeFileSync(join(minimalDir, "minimal.py"), MINIMAL.python("bench_plugin"));
-    return { runtime: { command: "python3", args: ["-m", "bench_plugin"], cwd: dir }, minimal: { command: "python3", args: [join(minimalDir, "minimal.py")], env: { PYTHONPATH: dir } } };
+    return {
+      runtime: { command: "python3", args: ["-m", "bench_plugin"], cwd: dir },
+      minimal: { command: "python3", args: [join(minimalDir, "minimal.py")], env: { PYTHONPATH: dir } },
+    };
   }
   writeFileSync(join(minimalDir, "main.go"), MINIMAL.go);
   writeFileSync(join(minimalDir, "go.mod"), "module minimal\n\ngo 1.21\n");
@@ -115,7 +145,12 @@ async function launches(lang: string, dir: string): Promise<{ runtime: Launch; m
   return { runtime: { command: join(dir, "plugin"), args: [] }, minimal: { command: join(minimalDir, "minimal"), args: [] } };
 }
 
-const invoke = (i: number) => ({ jsonrpc: "2.0", id: i, method: "invoke", params: { tool: "text_stats", arguments: { text: "the quick brown fox jumps over the lazy dog" } } });
+const invoke = (i: number) => ({
+  jsonrpc: "2.0",
+  id: i,
+  method: "invoke",
+  params: { tool: "text_stats", arguments: { text: "the quick brown fox jumps over the lazy dog" } },
+});
 
 const rows: (string | number)[][] = [];
 for (const lang of (process.env.BENCH_LANGS ?? "ts,python,go").split(",")) {

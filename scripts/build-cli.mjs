@@ -14,7 +14,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "cli");
 rmSync(out, { recursive: true, force: true });
 await esbuild.build({
-  entryPoints: { executa: join(root, "dist/src/cli/executa.js"), "create-executa": join(root, "dist/src/cli/create-executa.js") },
+  entryPoints: {
+    executa: join(root, "dist/src/cli/executa.js"),
+    "create-executa": join(root, "dist/src/cli/create-executa.js"),
+  },
   outdir: out,
   bundle: true,
   splitting: true,
@@ -22,15 +25,31 @@ await esbuild.build({
   platform: "node",
   target: "node20",
   // Native or very large packages stay as they are, loaded from node_modules when needed.
-  external: ["esbuild", "typescript", "postject", "portable-executable-signature", "@cyclonedx/cyclonedx-library", "packageurl-js", "spdx-expression-parse"],
+  external: [
+    "esbuild",
+    "typescript",
+    "postject",
+    "portable-executable-signature",
+    "@cyclonedx/cyclonedx-library",
+    "packageurl-js",
+    "spdx-expression-parse",
+  ],
   // CommonJS dependencies inside an ES module bundle call require() for Node built-ins.
-  banner: { js: 'import { createRequire as __executaCreateRequire } from "node:module"; const require = __executaCreateRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __executaCreateRequire } from "node:module"; const require = __executaCreateRequire(import.meta.url);',
+  },
   logLevel: "warning",
   legalComments: "none",
 });
 const web = join(root, "src", "workbench", "web");
 const page = { outdir: join(out, "web"), bundle: true, minify: true, legalComments: "none", logLevel: "warning" };
-await esbuild.build({ ...page, entryPoints: { app: join(web, "main.ts") }, format: "esm", platform: "browser", target: ["chrome110", "firefox110", "safari16"] });
+await esbuild.build({
+  ...page,
+  entryPoints: { app: join(web, "main.ts") },
+  format: "esm",
+  platform: "browser",
+  target: ["chrome110", "firefox110", "safari16"],
+});
 await esbuild.build({ ...page, entryPoints: { app: join(web, "style.css") } });
 mkdirSync(join(out, "help"), { recursive: true });
 for (const program of ["executa", "create-executa"]) {

@@ -30,14 +30,20 @@ for (const [action, pin] of Object.entries(pins.actions)) {
     if (m && (m[2] || !commits.has(m[1]))) commits.set(m[1], sha);
   }
   const major = parts(pin.tag)[0];
-  const best = [...commits.keys()].filter((t) => anyMajor || parts(t)[0] === major).reduce((a, b) => (newer(b, a) ? b : a), pin.tag);
-  if (best !== pin.tag || commits.get(best) !== pin.sha) console.log(`${action}: ${pin.tag} ${pin.sha.slice(0, 12)} -> ${best} ${commits.get(best).slice(0, 12)}`);
+  const best = [...commits.keys()]
+    .filter((t) => anyMajor || parts(t)[0] === major)
+    .reduce((a, b) => (newer(b, a) ? b : a), pin.tag);
+  if (best !== pin.tag || commits.get(best) !== pin.sha)
+    console.log(`${action}: ${pin.tag} ${pin.sha.slice(0, 12)} -> ${best} ${commits.get(best).slice(0, 12)}`);
   pins.actions[action] = { tag: best, sha: commits.get(best) ?? pin.sha };
 }
 for (let i = 0; i < args.length; i++) {
   const name = args[i].replace(/^--/, "");
   if (name === "major") continue;
-  if (!(name in pins.toolchain) || !/^\d+\.\d+\.\d+$/.test(args[i + 1] ?? "")) throw new Error(`usage: --${name} needs an exact version X.Y.Z, for one of ${Object.keys(pins.toolchain).join(", ")}`);
+  if (!(name in pins.toolchain) || !/^\d+\.\d+\.\d+$/.test(args[i + 1] ?? ""))
+    throw new Error(
+      `usage: --${name} needs an exact version X.Y.Z, for one of ${Object.keys(pins.toolchain).join(", ")}`,
+    );
   console.log(`${name}: ${pins.toolchain[name]} -> ${args[i + 1]}`);
   pins.toolchain[name] = args[++i];
 }

@@ -10,12 +10,22 @@ import { fileURLToPath } from "node:url";
 export const GO_STD_FILE = "data/generated/go-std-packages.json";
 
 export function goStdPackages() {
-  const out = execFileSync("go", ["list", "std"], { encoding: "utf8", env: { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "" } });
-  return out.split("\n").map((l) => l.trim()).filter((p) => p && !p.split("/").includes("internal") && !p.startsWith("vendor/")).sort();
+  const out = execFileSync("go", ["list", "std"], {
+    encoding: "utf8",
+    env: { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "" },
+  });
+  return out
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((p) => p && !p.split("/").includes("internal") && !p.startsWith("vendor/"))
+    .sort();
 }
 
 export function goVersion() {
-  return execFileSync("go", ["env", "GOVERSION"], { encoding: "utf8", env: { ...process.env, GOTOOLCHAIN: "local" } }).trim();
+  return execFileSync("go", ["env", "GOVERSION"], {
+    encoding: "utf8",
+    env: { ...process.env, GOTOOLCHAIN: "local" },
+  }).trim();
 }
 
 export function renderGoStd(go, packages) {

@@ -43,7 +43,10 @@ const pythonOf = (venv) => join(venv, process.platform === "win32" ? "Scripts/py
 
 function run(program, args) {
   const r = spawnSync(program, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  return { ok: r.status === 0, output: `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error.message) : ""}`.trim() };
+  return {
+    ok: r.status === 0,
+    output: `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error.message) : ""}`.trim(),
+  };
 }
 
 // Prints each pinned distribution whose installed version differs from its pin (or that is missing).
@@ -70,7 +73,8 @@ function mismatch(venv, reqs) {
   } catch {
     return `${join(venv, RECORD)} is missing or unreadable`;
   }
-  if (JSON.stringify(record.requirements) !== JSON.stringify(reqs)) return `it was made for ${JSON.stringify(record.requirements)}, not ${JSON.stringify(reqs)}`;
+  if (JSON.stringify(record.requirements) !== JSON.stringify(reqs))
+    return `it was made for ${JSON.stringify(record.requirements)}, not ${JSON.stringify(reqs)}`;
   const verify = run(python, ["-c", VERIFY, JSON.stringify(reqs)]);
   if (!verify.ok || verify.output) return verify.output || "its packages do not import";
   return null;
@@ -78,19 +82,28 @@ function mismatch(venv, reqs) {
 
 function create(venv, reqs) {
   const base = process.env.EXECUTA_PLATFORM_PYTHON || "python3";
-  const version = run(base, ["-c", "import sys; assert sys.version_info >= (3, 10), sys.version; print(sys.version.split()[0])"]);
+  const version = run(base, [
+    "-c",
+    "import sys; assert sys.version_info >= (3, 10), sys.version; print(sys.version.split()[0])",
+  ]);
   if (!version.ok) {
-    throw new Refusal(`${base} cannot make the platform venv: Anna's packages need Python 3.10 or later (${version.output || `${base} did not report a version`}). Install it, or set EXECUTA_PLATFORM_PYTHON to one.`);
+    throw new Refusal(
+      `${base} cannot make the platform venv: Anna's packages need Python 3.10 or later (${version.output || `${base} did not report a version`}). Install it, or set EXECUTA_PLATFORM_PYTHON to one.`,
+    );
   }
   mkdirSync(dirname(venv), { recursive: true });
   const partial = `${venv}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   try {
     const made = run(base, ["-m", "venv", partial]);
-    if (!made.ok) throw new Refusal(`${base} -m venv failed (on Debian or Ubuntu: apt-get install python3-venv):\n${made.output}`);
+    if (!made.ok)
+      throw new Refusal(`${base} -m venv failed (on Debian or Ubuntu: apt-get install python3-venv):\n${made.output}`);
     process.stderr.write(`installing ${reqs.join(" ")} into ${venv}\n`);
     const pip = run(pythonOf(partial), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...reqs]);
-    if (!pip.ok) throw new Refusal(`pip could not install the pinned platform packages (are the pins in ${PINS_FILE} published, and is the package index reachable?):\n${pip.output}`);
+    if (!pip.ok)
+      throw new Refusal(
+        `pip could not install the pinned platform packages (are the pins in ${PINS_FILE} published, and is the package index reachable?):\n${pip.output}`,
+      );
     writeFileSync(join(partial, RECORD), JSON.stringify({ requirements: reqs, pinned_in: PINS_FILE }, null, 2) + "\n");
     const why = mismatch(partial, reqs);
     if (why) throw new Refusal(`the new venv does not hold the pins: ${why}`);
@@ -115,7 +128,9 @@ try {
   }
   if (why) {
     if (existsSync(venv) && !existsSync(join(venv, RECORD)) && readdirSync(venv).length > 0) {
-      throw new Refusal(`${venv} exists and was not made by this script (no ${RECORD}); remove it or point EXECUTA_PLATFORM_VENV elsewhere`);
+      throw new Refusal(
+        `${venv} exists and was not made by this script (no ${RECORD}); remove it or point EXECUTA_PLATFORM_VENV elsewhere`,
+      );
     }
     create(venv, reqs);
     process.stderr.write(`platform venv ready: ${venv}\n`);

@@ -13,7 +13,16 @@
 // and installed copy of this package, and the registry files one local registry, made here once
 // (see test/e2e/toolchain.ts and test/e2e/local-registry.ts). Other `--` flags go to `node --test`.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,16 +52,25 @@ const durationsPath = join(REPO_ROOT, tiers.DURATIONS_FILE);
 const durations = existsSync(durationsPath) ? JSON.parse(readFileSync(durationsPath, "utf8")) : {};
 const files = tiers.schedule(tierRun && !all ? found.filter((f) => !tiers.isFullTier(f)) : found, durations);
 const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.max(2, Math.min(4, cpus().length + 1));
-process.stdout.write(`${tierRun ? (all ? "both tiers" : "the fast tier (npm run test:all runs both)") : "the files given"}: ${files.length} files\n`);
+process.stdout.write(
+  `${tierRun ? (all ? "both tiers" : "the fast tier (npm run test:all runs both)") : "the files given"}: ${files.length} files\n`,
+);
 
 let work;
 if (files.some((f) => f.includes("/e2e/")) && !process.env.EXECUTA_E2E_TARBALL) {
   work = mkdtempSync(join(tmpdir(), "executa-e2e-"));
-  execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", work], { stdio: ["ignore", "ignore", "inherit"] });
-  const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz")));
+  execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", work], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const tarball = join(
+    work,
+    readdirSync(work).find((f) => f.endsWith(".tgz")),
+  );
   const prefix = join(work, "prefix");
   mkdirSync(prefix);
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", "--prefix", prefix, tarball], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", "--prefix", prefix, tarball], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   process.env.EXECUTA_E2E_TARBALL = tarball;
   process.env.EXECUTA_E2E_BIN = join(prefix, "node_modules", ".bin");
 }
@@ -69,17 +87,34 @@ const results = [];
 function runFile(file) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ["--test", "--test-reporter=tap", ...flags, file], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--test", "--test-reporter=tap", ...flags, file], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     child.on("close", (code) => {
       const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, "m").exec(output)?.[1] ?? 0);
-      const result = { file, code, ms: performance.now() - started, pass: count("pass"), fail: count("fail") + count("cancelled"), skipped: count("skipped") };
+      const result = {
+        file,
+        code,
+        ms: performance.now() - started,
+        pass: count("pass"),
+        fail: count("fail") + count("cancelled"),
+        skipped: count("skipped"),
+      };
       results.push(result);
       const ok = code === 0 && result.fail === 0;
-      process.stdout.write(`${ok ? "ok    " : "FAILED"} ${file} (${result.pass} passed${result.fail ? `, ${result.fail} failed` : ""}${result.skipped ? `, ${result.skipped} skipped` : ""}, ${(result.ms / 1000).toFixed(1)} s)\n`);
-      if (!ok) process.stdout.write(output.split("\n").map((l) => `    ${l}`).join("\n") + "\n");
+      process.stdout.write(
+        `${ok ? "ok    " : "FAILED"} ${file} (${result.pass} passed${result.fail ? `, ${result.fail} failed` : ""}${result.skipped ? `, ${result.skipped} skipped` : ""}, ${(result.ms / 1000).toFixed(1)} s)\n`,
+      );
+      if (!ok)
+        process.stdout.write(
+          output
+            .split("\n")
+            .map((l) => `    ${l}`)
+            .join("\n") + "\n",
+        );
       resolve();
     });
   });
@@ -87,16 +122,23 @@ function runFile(file) {
 
 const started = performance.now();
 let next = 0;
-await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, async () => {
-  while (next < files.length) await runFile(files[next++]);
-}));
+await Promise.all(
+  Array.from({ length: Math.min(concurrency, files.length) }, async () => {
+    while (next < files.length) await runFile(files[next++]);
+  }),
+);
 registry?.stop();
 if (registry) rmSync(registry.root, { recursive: true, force: true });
 if (work) rmSync(work, { recursive: true, force: true });
 
 if (tierRun) {
   // Every file that exists keeps its last recorded time; a removed file's entry goes.
-  const recorded = Object.fromEntries(found.map(tiers.relativeToDist).filter((f) => f in durations).map((f) => [f, durations[f]]));
+  const recorded = Object.fromEntries(
+    found
+      .map(tiers.relativeToDist)
+      .filter((f) => f in durations)
+      .map((f) => [f, durations[f]]),
+  );
   for (const r of results) recorded[tiers.relativeToDist(r.file)] = Math.round(r.ms / 100) / 10;
   const sorted = Object.fromEntries(Object.entries(recorded).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(durationsPath, `${JSON.stringify(sorted, null, 2)}\n`);
@@ -104,8 +146,11 @@ if (tierRun) {
 
 const sum = (key) => results.reduce((n, r) => n + r[key], 0);
 const failedFiles = results.filter((r) => r.code !== 0 || r.fail > 0);
-process.stdout.write(`\n${sum("pass")} tests passed, ${sum("fail")} failed, ${sum("skipped")} skipped, in ${files.length} files, ${((performance.now() - started) / 1000).toFixed(1)} s (${concurrency} at a time)\n`);
+process.stdout.write(
+  `\n${sum("pass")} tests passed, ${sum("fail")} failed, ${sum("skipped")} skipped, in ${files.length} files, ${((performance.now() - started) / 1000).toFixed(1)} s (${concurrency} at a time)\n`,
+);
 process.stdout.write("slowest files:\n");
-for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 10)) process.stdout.write(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}\n`);
+for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 10))
+  process.stdout.write(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}\n`);
 if (failedFiles.length) process.stdout.write(`failed files:\n${failedFiles.map((r) => `  ${r.file}`).join("\n")}\n`);
 process.exit(failedFiles.length ? 1 : 0);

@@ -14,9 +14,13 @@ for (const language of LANGUAGE_NAMES) now[language] = recordOf(RUNTIME_VERSION,
 
 const recorded = history[RUNTIME_VERSION];
 if (recorded && JSON.stringify(recorded) !== JSON.stringify(now)) {
-  console.error(`runtime version ${RUNTIME_VERSION} is already recorded with other files. Bump RUNTIME_VERSION in src/protocol/runtime.ts, add its section to docs/runtime-changes.md, build, and run this again.`);
+  console.error(
+    `runtime version ${RUNTIME_VERSION} is already recorded with other files. Bump RUNTIME_VERSION in src/protocol/runtime.ts, add its section to docs/runtime-changes.md, build, and run this again.`,
+  );
   process.exit(1);
 }
 history[RUNTIME_VERSION] = now;
 writeFileSync(table, JSON.stringify(history, null, 2) + "\n");
-console.log(`${recorded ? "already recorded" : "recorded"}: runtime version ${RUNTIME_VERSION} (${LANGUAGE_NAMES.map((l) => `${l} ${Object.keys(now[l]).length} files`).join(", ")})`);
+console.log(
+  `${recorded ? "already recorded" : "recorded"}: runtime version ${RUNTIME_VERSION} (${LANGUAGE_NAMES.map((l) => `${l} ${Object.keys(now[l]).length} files`).join(", ")})`,
+);

@@ -4,7 +4,8 @@ import { join } from "node:path";
 
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.EXECUTA_CACHE_DIR) return env.EXECUTA_CACHE_DIR;
-  if (process.platform === "win32") return join(env.LOCALAPPDATA ?? join(homedir(), "AppData", "Local"), "executa", "Cache");
+  if (process.platform === "win32")
+    return join(env.LOCALAPPDATA ?? join(homedir(), "AppData", "Local"), "executa", "Cache");
   if (process.platform === "darwin") return join(homedir(), "Library", "Caches", "executa");
   return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "executa");
 }

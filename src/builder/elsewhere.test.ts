@@ -31,8 +31,16 @@ test("the copy leaves out .git and the output folder, and nothing else", () => {
   assert.notEqual(copy, dir);
   assert.deepEqual(readdirSync(copy).sort(), ["distant.txt", "src"]);
   assert.equal(readFileSync(join(copy, "src", "main.ts"), "utf8"), "export {};\n");
-  const outside = copyProject(dir, join(root, "elsewhere-dist"), mkdtempSync(join(tmpdir(), "executa-elsewhere-root-")));
-  assert.deepEqual(readdirSync(outside).sort(), ["dist", "distant.txt", "src"], "an output folder outside the project leaves the project whole");
+  const outside = copyProject(
+    dir,
+    join(root, "elsewhere-dist"),
+    mkdtempSync(join(tmpdir(), "executa-elsewhere-root-")),
+  );
+  assert.deepEqual(
+    readdirSync(outside).sort(),
+    ["dist", "distant.txt", "src"],
+    "an output folder outside the project leaves the project whole",
+  );
 });
 
 test("the second build runs in the copy with empty caches, another TZ and umask; all restored after, even when it throws", async () => {
@@ -45,7 +53,13 @@ test("the second build runs in the copy with empty caches, another TZ and umask;
     const seen = await elsewhere(dir, join(dir, "dist"), root, async (conditions) => {
       const probe = join(conditions.projectDir, "probe");
       writeFileSync(probe, "x");
-      return { conditions, env: process.env.TZ, date: new Date("2026-01-01T00:00:00Z").getHours(), mode: statSync(probe).mode & 0o777, caches: Object.values(conditions.freshCaches).map((d) => readdirSync(d).length) };
+      return {
+        conditions,
+        env: process.env.TZ,
+        date: new Date("2026-01-01T00:00:00Z").getHours(),
+        mode: statSync(probe).mode & 0o777,
+        caches: Object.values(conditions.freshCaches).map((d) => readdirSync(d).length),
+      };
     });
     assert.ok(seen.conditions.projectDir.startsWith(root));
     assert.ok(existsSync(join(seen.conditions.projectDir, "src", "main.ts")));
@@ -57,9 +71,12 @@ test("the second build runs in the copy with empty caches, another TZ and umask;
     assert.deepEqual(seen.caches, [0, 0]);
     assert.equal(process.env.TZ, tz);
     assert.equal(process.env.GOCACHE, gocache);
-    await assert.rejects(elsewhere(dir, join(dir, "dist"), mkdtempSync(join(tmpdir(), "executa-elsewhere-root-")), async () => {
-      throw new Error("build failed");
-    }), /build failed/);
+    await assert.rejects(
+      elsewhere(dir, join(dir, "dist"), mkdtempSync(join(tmpdir(), "executa-elsewhere-root-")), async () => {
+        throw new Error("build failed");
+      }),
+      /build failed/,
+    );
     assert.equal(process.env.TZ, tz);
     assert.equal(process.umask(0o022), 0o022, "the umask is restored");
   } finally {

@@ -44,8 +44,15 @@ export function copyProject(projectDir: string, outDir: string, root: string): s
 }
 
 /** Runs `work` in the copy under the other conditions (environment and umask restored after). */
-export async function elsewhere<T>(projectDir: string, outDir: string, root: string, work: (conditions: Conditions) => Promise<T>): Promise<T> {
-  const freshCaches = Object.fromEntries(CACHE_VARIABLES.map((name) => [name, join(root, "caches", name.toLowerCase())]));
+export async function elsewhere<T>(
+  projectDir: string,
+  outDir: string,
+  root: string,
+  work: (conditions: Conditions) => Promise<T>,
+): Promise<T> {
+  const freshCaches = Object.fromEntries(
+    CACHE_VARIABLES.map((name) => [name, join(root, "caches", name.toLowerCase())]),
+  );
   for (const dir of Object.values(freshCaches)) mkdirSync(dir, { recursive: true });
   const copy = copyProject(projectDir, outDir, root);
   const saved = Object.fromEntries(["TZ", ...CACHE_VARIABLES].map((name) => [name, process.env[name]]));

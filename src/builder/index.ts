@@ -13,10 +13,32 @@ import { PACKAGE_JSON } from "../common/package-info.js";
 import type { StepOutcome } from "../common/term.js";
 import { checkOutputFolder, nativePlatformOf } from "../project/index.js";
 import { PLATFORM_KEYS, type PlatformKey } from "../protocol/index.js";
-import { BUILD_FLAGS } from "./flags.js";
+import type { BUILD_FLAGS } from "./flags.js";
 import { checkManifestBeforeBuild } from "./manifest-check.js";
-import { artifactEntries, binaryUrls, entrypointIn, factsOf, fixModes, writeArchive, writeBinaryUrls, writeChecksumFile, writeSums, type ArchiveFacts, type BinaryUrl, type FileFacts } from "./outputs.js";
-import { bunPackager, goPackager, nodePackager, prebuiltPackager, pythonPackager, type Built, type Packager, type Step } from "./packagers.js";
+import {
+  artifactEntries,
+  binaryUrls,
+  entrypointIn,
+  factsOf,
+  fixModes,
+  writeArchive,
+  writeBinaryUrls,
+  writeChecksumFile,
+  writeSums,
+  type ArchiveFacts,
+  type BinaryUrl,
+  type FileFacts,
+} from "./outputs.js";
+import {
+  bunPackager,
+  goPackager,
+  nodePackager,
+  prebuiltPackager,
+  pythonPackager,
+  type Built,
+  type Packager,
+  type Step,
+} from "./packagers.js";
 import { readProject, type BuildLanguage, type BuildProject as Project } from "./project.js";
 import type { PythonLayout } from "./python.js";
 import { elsewhere } from "./elsewhere.js";
@@ -32,14 +54,11 @@ export { adhocSign, checkAdhocSignature } from "./macho-sign.js";
 export { cacheDir } from "./cache.js";
 export { goBuild } from "./go.js";
 export { BUILD_FLAGS } from "./flags.js";
-export { BUN_VERSION, NODE_VERSION, parseTargets, buildTargets, workflowMatrix, type MatrixEntry } from "./targets/index.js";
-export { PYTHON_LAYOUTS, type PythonLayout } from "./python.js";
+export { NODE_VERSION, buildTargets, workflowMatrix } from "./targets/index.js";
+export type { PythonLayout } from "./python.js";
 export { describeDifference, type Difference } from "./reproducible.js";
-export { SBOM_FILE, SBOM_SPEC } from "./sbom/index.js";
-export { launchFor, verifyLaunch, type Launch, type VerifyResult } from "./verify.js";
+export { launchFor, verifyLaunch } from "./verify.js";
 export { untar, unzip } from "./archive/index.js";
-
-export type Runtime = "node" | "bun";
 
 /** What to build: the project, `executa build`'s flags (src/builder/flags.ts) by their camelCase names, and how to show steps. */
 export type BuildOptions = Omit<FlagValues<typeof BUILD_FLAGS>, "target"> & {
@@ -96,19 +115,31 @@ export interface BuildReport {
   reproducible?: ReproducibleReport;
 }
 
-async function verifyTarget(key: PlatformKey, host: PlatformKey, binary: string, project: Project, serial: boolean): Promise<VerifyStatus> {
+async function verifyTarget(
+  key: PlatformKey,
+  host: PlatformKey,
+  binary: string,
+  project: Project,
+  serial: boolean,
+): Promise<VerifyStatus> {
   const found = launchFor(key, host, binary);
   if ("skip" in found) return { status: "skipped", reason: found.skip };
   const launch = { ...found, serial };
   const result = await verifyLaunch(launch, project.manifestText, project.describeName);
   const gap = launch.underWine && !result.ok ? wineGap(result.failures) : undefined;
   if (gap) return { status: "skipped", reason: gap };
-  return { status: result.ok ? "passed" : "failed", checks: result.checks, ...(!result.ok && { failures: result.failures }) };
+  return {
+    status: result.ok ? "passed" : "failed",
+    checks: result.checks,
+    ...(!result.ok && { failures: result.failures }),
+  };
 }
 
 function verifyOutcome(v: VerifyStatus): StepOutcome {
   if (v.status === "passed") return { status: "ok" };
-  return v.status === "skipped" ? { status: "skipped", ...(v.reason && { note: v.reason }) } : { status: "failed", note: `${v.failures?.length ?? 0} failed` };
+  return v.status === "skipped"
+    ? { status: "skipped", ...(v.reason && { note: v.reason }) }
+    : { status: "failed", note: `${v.failures?.length ?? 0} failed` };
 }
 
 const plainStep: Step = (_label, work) => work();
@@ -136,15 +167,26 @@ function makePackager(plan: Plan, work: string, step: Step): Promise<Packager> {
   const { project, options, host, targets, notes } = plan;
   if (project.language === "binary") return prebuiltPackager(project);
   if (project.language === "go") return goPackager(project);
-  if (project.language === "python") return pythonPackager(project, targets, host, work, options.pythonLayout ?? "onedir");
+  if (project.language === "python")
+    return pythonPackager(project, targets, host, work, options.pythonLayout ?? "onedir");
   if (options.runtime === "bun") return bunPackager(project, targets, host, work, step, notes);
-  return nodePackager(project, targets, host, work, { snapshot: Boolean(options.snapshot), codeCache: Boolean(options.codeCache) }, step, notes);
+  return nodePackager(
+    project,
+    targets,
+    host,
+    work,
+    { snapshot: Boolean(options.snapshot), codeCache: Boolean(options.codeCache) },
+    step,
+    notes,
+  );
 }
 
 /** Every file under `path` (itself when it is a file), relative to `root`. */
 function filesUnder(root: string, path: string): string[] {
   if (!statSync(path).isDirectory()) return [relative(root, path).split(sep).join("/")];
-  return readdirSync(path).sort().flatMap((entry) => filesUnder(root, join(path, entry)));
+  return readdirSync(path)
+    .sort()
+    .flatMap((entry) => filesUnder(root, join(path, entry)));
 }
 
 /** Builds every target of the plan into `out`. */
@@ -181,7 +223,11 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
       contents.push({ platform: key, archive, components: built.components });
       const verified: VerifyStatus = !verify
         ? { status: "skipped", reason: "--no-verify" }
-        : await step(`verify ${key}`, () => verifyTarget(key, host, executable, project, built.layout === "onefile"), verifyOutcome);
+        : await step(
+            `verify ${key}`,
+            () => verifyTarget(key, host, executable, project, built.layout === "onefile"),
+            verifyOutcome,
+          );
       targets.push({
         platform: key,
         ...factsOf(executable, relative(out, executable).split(sep).join("/")),
@@ -194,13 +240,17 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
         verify: verified,
       });
     }
-    const sbom = writeSboms(out, {
-      name: project.name,
-      version: project.manifest.version,
-      ...(project.manifest.license && { license: project.manifest.license }),
-      ...(project.manifest.description && { description: project.manifest.description }),
-      tool: { name: PACKAGE_JSON.name, version: PACKAGE_JSON.version },
-    }, contents);
+    const sbom = writeSboms(
+      out,
+      {
+        name: project.name,
+        version: project.manifest.version,
+        ...(project.manifest.license && { license: project.manifest.license }),
+        ...(project.manifest.description && { description: project.manifest.description }),
+        tool: { name: PACKAGE_JSON.name, version: PACKAGE_JSON.version },
+      },
+      contents,
+    );
     const executables = targets.filter((t) => t.layout !== "onedir");
     const summed = [...executables, ...targets.map((t) => t.archive), ...sbom.map((file) => factsOf(join(out, file)))];
     writeSums(out, summed);
@@ -213,13 +263,22 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
 }
 
 /** Builds again from a copy of the project in another folder, under other conditions, and compares every output. */
-async function checkReproducible(plan: Plan, first: string, written: readonly string[], step: Step): Promise<ReproducibleReport> {
+async function checkReproducible(
+  plan: Plan,
+  first: string,
+  written: readonly string[],
+  step: Step,
+): Promise<ReproducibleReport> {
   const started = performance.now();
   const root = makeTempDir("executa-reproducible-");
   const second = join(root, "dist");
   const again: Step = (label, work, outcome) => step(`again, elsewhere: ${label}`, work, outcome);
   const { output, conditions } = await elsewhere(plan.project.dir, first, root, async (conditions) => {
-    const copy: Plan = { ...plan, project: readProject(conditions.projectDir), options: { ...plan.options, projectDir: conditions.projectDir } };
+    const copy: Plan = {
+      ...plan,
+      project: readProject(conditions.projectDir),
+      options: { ...plan.options, projectDir: conditions.projectDir },
+    };
     return { output: await buildInto(copy, second, false, again), conditions };
   });
   const files = [...new Set([...written, ...output.written])].sort();
@@ -229,7 +288,12 @@ async function checkReproducible(plan: Plan, first: string, written: readonly st
   else keep(root);
   return {
     identical,
-    conditions: { project_dir: conditions.projectDir, time_zone: conditions.timeZone, umask: conditions.umask, fresh_caches: Object.keys(conditions.freshCaches) },
+    conditions: {
+      project_dir: conditions.projectDir,
+      time_zone: conditions.timeZone,
+      umask: conditions.umask,
+      fresh_caches: Object.keys(conditions.freshCaches),
+    },
     files: files.length,
     seconds: Math.round(performance.now() - started) / 1000,
     differences,
@@ -244,16 +308,22 @@ async function checkReproducible(plan: Plan, first: string, written: readonly st
 function prebuiltTargets(project: Project, spec: BuildOptions["target"]): PlatformKey[] {
   const platform = nativePlatformOf(join(project.dir, project.entry!));
   if (!platform) {
-    throw new ExecutaError(`${project.entry} is not a native executable for one of Anna's platforms (${PLATFORM_KEYS.join(", ")})`, {
-      hint: 'a binary plugin is packaged as it is: point executa.json "entry" at the built executable (ELF, Mach-O or PE)',
-    });
+    throw new ExecutaError(
+      `${project.entry} is not a native executable for one of Anna's platforms (${PLATFORM_KEYS.join(", ")})`,
+      {
+        hint: 'a binary plugin is packaged as it is: point executa.json "entry" at the built executable (ELF, Mach-O or PE)',
+      },
+    );
   }
   const wanted = [spec].flat().filter(Boolean).length ? parseTargets(spec, [platform]) : [platform];
   const others = wanted.filter((t) => t !== platform);
   if (others.length) {
-    throw new ExecutaError(`${project.entry} is a ${platform} executable, so it builds for ${platform} only, not ${others.join(", ")}`, {
-      hint: `drop --target (or use --target ${platform}); for another platform, build the plugin's executable there and package that one`,
-    });
+    throw new ExecutaError(
+      `${project.entry} is a ${platform} executable, so it builds for ${platform} only, not ${others.join(", ")}`,
+      {
+        hint: `drop --target (or use --target ${platform}); for another platform, build the plugin's executable there and package that one`,
+      },
+    );
   }
   return wanted;
 }
@@ -265,33 +335,56 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   checkOutputFolder(project.dir, dist);
   const runtime = options.runtime ?? "node";
   if (project.language !== "ts" && (runtime !== "node" || options.snapshot || options.codeCache)) {
-    throw new ExecutaError(`--runtime, --snapshot and --code-cache apply to TypeScript plugins only, not ${project.language}`);
+    throw new ExecutaError(
+      `--runtime, --snapshot and --code-cache apply to TypeScript plugins only, not ${project.language}`,
+    );
   }
   if (project.language !== "python" && options.pythonLayout) {
     throw new ExecutaError(`--python-layout applies to Python plugins only, not ${project.language}`);
   }
   if (runtime === "bun" && (options.snapshot || options.codeCache)) {
-    throw new ExecutaError("--snapshot and --code-cache are Node single-executable features; they do not combine with --runtime bun");
+    throw new ExecutaError(
+      "--snapshot and --code-cache are Node single-executable features; they do not combine with --runtime bun",
+    );
   }
   if (project.language === "ts") {
-    await step("type-check with tsc", () => typeCheck(project.dir, "nothing was built"), (check) => (check.status === "checked" ? { status: "ok" } : { status: "skipped", note: "note" in check ? check.note : "no tsconfig.json" }));
+    await step(
+      "type-check with tsc",
+      () => typeCheck(project.dir, "nothing was built"),
+      (check) =>
+        check.status === "checked"
+          ? { status: "ok" }
+          : { status: "skipped", note: "note" in check ? check.note : "no tsconfig.json" },
+    );
   }
   await checkManifestBeforeBuild(project.dir);
   const host = hostKey();
-  const targets = project.language === "binary" ? prebuiltTargets(project, options.target) : parseTargets(options.target, buildTargets(project.language));
+  const targets =
+    project.language === "binary"
+      ? prebuiltTargets(project, options.target)
+      : parseTargets(options.target, buildTargets(project.language));
   if (options.snapshot && targets.some((t) => t !== host)) {
-    throw new ExecutaError(`--snapshot builds only for this machine's platform (${host})`, { hint: `use --snapshot --target ${host}, and build the other targets without --snapshot` });
+    throw new ExecutaError(`--snapshot builds only for this machine's platform (${host})`, {
+      hint: `use --snapshot --target ${host}, and build the other targets without --snapshot`,
+    });
   }
   const notes: string[] = [];
   if (project.language === "ts" && [options.target].flat().join(",").split(",").includes("all")) {
-    notes.push(`linux-armv7l is left out: ${runtime === "bun" ? "Bun" : `Node ${NODE_VERSION}`} has no linux-armv7l build on the npm registry`);
+    notes.push(
+      `linux-armv7l is left out: ${runtime === "bun" ? "Bun" : `Node ${NODE_VERSION}`} has no linux-armv7l build on the npm registry`,
+    );
   }
   const plan: Plan = { project, options: { ...options, runtime }, host, targets, notes };
   const output = await buildInto(plan, dist, options.verify !== false, step);
-  const reproducible = options.reproducibleCheck ? await checkReproducible(plan, dist, output.written, step) : undefined;
+  const reproducible = options.reproducibleCheck
+    ? await checkReproducible(plan, dist, output.written, step)
+    : undefined;
   const urls = binaryUrls(output.archives, options.baseUrl);
   if (options.baseUrl) {
-    if (!project.executaJson) throw new ExecutaError("--base-url writes executa.json, and this project has none", { hint: "run the build without --base-url, or add executa.json" });
+    if (!project.executaJson)
+      throw new ExecutaError("--base-url writes executa.json, and this project has none", {
+        hint: "run the build without --base-url, or add executa.json",
+      });
     writeBinaryUrls(project.dir, project.name, urls);
   }
   const report: BuildReport = {

@@ -82,7 +82,11 @@ function readLayout(buf: Buffer): Layout {
         sectionOffsets,
       });
     } else if (cmd === LC_CODE_SIGNATURE) {
-      layout.codeSignature = { cmdOffset: off, dataoff: buf.readUInt32LE(off + 8), datasize: buf.readUInt32LE(off + 12) };
+      layout.codeSignature = {
+        cmdOffset: off,
+        dataoff: buf.readUInt32LE(off + 8),
+        datasize: buf.readUInt32LE(off + 12),
+      };
     }
     off += cmdsize;
   }
@@ -133,7 +137,10 @@ function writeSignature(out: Buffer, code: Buffer, identifier: string, text: Seg
   out.write(identifier + "\0", cd + identOffset, "utf8");
   for (let p = 0; p < pages; p++) {
     const page = code.subarray(p * PAGE_SIZE, Math.min(codeSize, (p + 1) * PAGE_SIZE));
-    createHash("sha256").update(page).digest().copy(out, cd + hashOffset + p * HASH_SIZE);
+    createHash("sha256")
+      .update(page)
+      .digest()
+      .copy(out, cd + hashOffset + p * HASH_SIZE);
   }
 }
 

@@ -9,14 +9,24 @@ export async function checkManifestBeforeBuild(projectDir: string): Promise<"che
   if (result.status === "in-sync") return "checked";
   if (result.status === "error") {
     const errors = result.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic);
-    throw new ExecutaError(`the manifest cannot be generated from the source, so nothing was built:\n  ${errors.join("\n  ")}`, {
-      hint: "fix the errors above (`executa manifest` shows them), then build again",
-    });
+    throw new ExecutaError(
+      `the manifest cannot be generated from the source, so nothing was built:\n  ${errors.join("\n  ")}`,
+      {
+        hint: "fix the errors above (`executa manifest` shows them), then build again",
+      },
+    );
   }
-  const what = { missing: "is missing", drift: "is out of date with the source", "non-canonical": "is not in canonical form" }[result.status];
+  const what = {
+    missing: "is missing",
+    drift: "is out of date with the source",
+    "non-canonical": "is not in canonical form",
+  }[result.status];
   const changes = result.changes.map((c) => `\n  - ${c.message}`).join("");
-  throw new ExecutaError(`${result.files.join(" and ")} ${what}; the build would ship a stale describe, so nothing was built${changes}`, {
-    hint: "run `executa manifest` and commit manifest.json, then build again",
-    exitCode: ExitCode.Failed,
-  });
+  throw new ExecutaError(
+    `${result.files.join(" and ")} ${what}; the build would ship a stale describe, so nothing was built${changes}`,
+    {
+      hint: "run `executa manifest` and commit manifest.json, then build again",
+      exitCode: ExitCode.Failed,
+    },
+  );
 }

@@ -71,7 +71,9 @@ function verifyIntegrity(tarball: Buffer, integrity: string, spec: string): void
 
 function npmCommand(): { command: string; prefix: string[] } {
   // On Windows npm is a .cmd script, which Node starts only through cmd.exe.
-  return process.platform === "win32" ? { command: "cmd.exe", prefix: ["/d", "/s", "/c", "npm"] } : { command: "npm", prefix: [] };
+  return process.platform === "win32"
+    ? { command: "cmd.exe", prefix: ["/d", "/s", "/c", "npm"] }
+    : { command: "npm", prefix: [] };
 }
 
 interface PackResult {
@@ -85,7 +87,13 @@ async function npmPack(specs: string[], into: string, env: NodeJS.ProcessEnv): P
   const { command, prefix } = npmCommand();
   const result = await exec(command, [...prefix, "pack", ...specs, "--json", "--pack-destination", into], {
     cwd: into,
-    env: { ...env, npm_config_loglevel: "error", npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" },
+    env: {
+      ...env,
+      npm_config_loglevel: "error",
+      npm_config_update_notifier: "false",
+      npm_config_audit: "false",
+      npm_config_fund: "false",
+    },
   });
   if (result.spawnError) {
     throw new ExecutaError(`could not run npm to fetch ${specs.join(", ")}: ${result.spawnError.message}`, {
@@ -93,9 +101,12 @@ async function npmPack(specs: string[], into: string, env: NodeJS.ProcessEnv): P
     });
   }
   if (result.code !== 0) {
-    throw new ExecutaError(`could not fetch ${specs.join(", ")} from the npm registry: ${tail(result.stderr || result.stdout, 3).replace(/\n/g, " / ")}`, {
-      hint: `connect to the npm registry once so the runtimes are cached in ${cacheDir(env)} (builds are offline after that), or point EXECUTA_CACHE_DIR at a filled cache`,
-    });
+    throw new ExecutaError(
+      `could not fetch ${specs.join(", ")} from the npm registry: ${tail(result.stderr || result.stdout, 3).replace(/\n/g, " / ")}`,
+      {
+        hint: `connect to the npm registry once so the runtimes are cached in ${cacheDir(env)} (builds are offline after that), or point EXECUTA_CACHE_DIR at a filled cache`,
+      },
+    );
   }
   return JSON.parse(result.stdout) as PackResult[];
 }
@@ -104,7 +115,10 @@ async function npmPack(specs: string[], into: string, env: NodeJS.ProcessEnv): P
  * The local paths of the wanted package files, fetching the packages the cache lacks with one
  * `npm pack`. Files are returned in the order asked.
  */
-export async function fetchPackageFiles(wanted: readonly PackageFile[], env: NodeJS.ProcessEnv = process.env): Promise<FetchedFile[]> {
+export async function fetchPackageFiles(
+  wanted: readonly PackageFile[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<FetchedFile[]> {
   const root = cacheDir(env);
   const missing = wanted.filter((w) => !cached(root, w));
   const specs = [...new Set(missing.map((w) => `${w.pkg}@${w.version}`))];
@@ -125,8 +139,15 @@ export async function fetchPackageFiles(wanted: readonly PackageFile[], env: Nod
         const entries = untar(tarball);
         const dir = packageDir(root, pkg, version);
         const recordPath = join(dir, "record.json");
-        const previous = existsSync(recordPath) ? (JSON.parse(readFileSync(recordPath, "utf8")) as CacheRecord) : undefined;
-        const record: CacheRecord = { pkg, version, integrity: info.integrity, files: previous?.integrity === info.integrity ? previous.files : {} };
+        const previous = existsSync(recordPath)
+          ? (JSON.parse(readFileSync(recordPath, "utf8")) as CacheRecord)
+          : undefined;
+        const record: CacheRecord = {
+          pkg,
+          version,
+          integrity: info.integrity,
+          files: previous?.integrity === info.integrity ? previous.files : {},
+        };
         for (const file of new Set(files)) {
           const entry = entries.find((e) => e.path === `package/${file}`);
           if (!entry) throw new ExecutaError(`${spec} has no ${file}`);

@@ -80,7 +80,12 @@ export function artifactEntries(path: string, name: string, key: PlatformKey): A
       const full = join(dir, entry);
       const stat = statSync(full);
       if (stat.isDirectory()) walk(full);
-      else entries.push({ path: relative(path, full).split(sep).join("/"), data: readFileSync(full), mode: stat.mode & 0o111 ? 0o755 : 0o644 });
+      else
+        entries.push({
+          path: relative(path, full).split(sep).join("/"),
+          data: readFileSync(full),
+          mode: stat.mode & 0o111 ? 0o755 : 0o644,
+        });
     }
   };
   walk(path);
@@ -88,10 +93,20 @@ export function artifactEntries(path: string, name: string, key: PlatformKey): A
 }
 
 /** Writes `<name>-<key>.tar.gz` (or `.zip` for Windows) of the artifact's entries and Anna's manifest.json. */
-export function writeArchive(distDir: string, name: string, key: PlatformKey, artifact: readonly ArchiveEntry[], manifest: Manifest): ArchiveFacts {
+export function writeArchive(
+  distDir: string,
+  name: string,
+  key: PlatformKey,
+  artifact: readonly ArchiveEntry[],
+  manifest: Manifest,
+): ArchiveFacts {
   const format: ArchiveFormat = isWindows(key) ? "zip" : "tar.gz";
   const entries: ArchiveEntry[] = [
-    { path: "manifest.json", data: Buffer.from(JSON.stringify(annaManifest(manifest, name, key), null, 2) + "\n"), mode: 0o644 },
+    {
+      path: "manifest.json",
+      data: Buffer.from(JSON.stringify(annaManifest(manifest, name, key), null, 2) + "\n"),
+      mode: 0o644,
+    },
     ...artifact,
   ];
   const data = format === "zip" ? zip(entries) : tarGz(entries);
@@ -138,7 +153,10 @@ export interface BinaryUrl {
 }
 
 /** The `binary_urls` block: each archive at `<baseUrl>/<file>`, or at its bare file name without one. */
-export function binaryUrls(archives: ReadonlyMap<PlatformKey, ArchiveFacts>, baseUrl?: string): Record<string, BinaryUrl> {
+export function binaryUrls(
+  archives: ReadonlyMap<PlatformKey, ArchiveFacts>,
+  baseUrl?: string,
+): Record<string, BinaryUrl> {
   const out: Record<string, BinaryUrl> = {};
   for (const key of PLATFORM_KEYS) {
     const a = archives.get(key);
@@ -152,9 +170,16 @@ export function binaryUrls(archives: ReadonlyMap<PlatformKey, ArchiveFacts>, bas
 /** Writes `binary_urls` into executa.json's distribution.profiles.binary, keeping everything else. */
 export function writeBinaryUrls(projectDir: string, name: string, urls: Record<string, BinaryUrl>): void {
   updateExecutaJson(projectDir, (json) => {
-    const distribution = (json.distribution && typeof json.distribution === "object" ? json.distribution : {}) as Record<string, unknown>;
-    const profiles = (distribution.profiles && typeof distribution.profiles === "object" ? distribution.profiles : {}) as Record<string, unknown>;
-    const binary = (profiles.binary && typeof profiles.binary === "object" ? profiles.binary : {}) as Record<string, unknown>;
+    const distribution = (
+      json.distribution && typeof json.distribution === "object" ? json.distribution : {}
+    ) as Record<string, unknown>;
+    const profiles = (
+      distribution.profiles && typeof distribution.profiles === "object" ? distribution.profiles : {}
+    ) as Record<string, unknown>;
+    const binary = (profiles.binary && typeof profiles.binary === "object" ? profiles.binary : {}) as Record<
+      string,
+      unknown
+    >;
     profiles.binary = {
       type: "binary",
       executable_name: name,

@@ -16,7 +16,15 @@ import { fetchPackageFiles } from "./npm-fetch.js";
 import type { BuildProject as Project } from "./project.js";
 import { checkDeclaredDependencies } from "./python-deps.js";
 import { checkPythonTargets, pyinstallerBuild, pyinstallerWorkPath, pythonTool, type PythonLayout } from "./python.js";
-import { cpython, goBuildInfo, goStdlib, jsRuntime, npmComponents, pythonPackages, type SbomComponent } from "./sbom/index.js";
+import {
+  cpython,
+  goBuildInfo,
+  goStdlib,
+  jsRuntime,
+  npmComponents,
+  pythonPackages,
+  type SbomComponent,
+} from "./sbom/index.js";
 import { injectSea, makeSeaBlob } from "./sea.js";
 import { sourceMappedMain } from "./sea-loader.js";
 import { snapshotEntrySource } from "./snapshot.js";
@@ -50,14 +58,24 @@ function noteWarnings(warnings: Diagnostic[], notes: string[]): void {
   for (const warning of warnings) if (!notes.includes(formatDiagnostic(warning))) notes.push(formatDiagnostic(warning));
 }
 
-export async function nodePackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, options: NodeOptions, step: Step, notes: string[]): Promise<Packager> {
+export async function nodePackager(
+  project: Project,
+  targets: PlatformKey[],
+  host: PlatformKey,
+  work: string,
+  options: NodeOptions,
+  step: Step,
+  notes: string[],
+): Promise<Packager> {
   const runtimes = targets.map((k) => nodeRuntimeFor(k));
   const hostRuntime = nodeRuntimeFor(host);
   const [hostNode, ...fetched] = await step(`fetch Node ${NODE_VERSION} runtimes`, () =>
     fetchPackageFiles([hostRuntime, ...runtimes].map((r) => ({ pkg: r.pkg, version: r.version, file: r.binary }))),
   );
   const { code, inputs, warnings } = await step("bundle with esbuild", () =>
-    options.snapshot ? bundle({ projectDir: project.dir, entrySource: snapshotEntrySource(project.dir) }) : bundle({ projectDir: project.dir, ...(project.entry && { entry: project.entry }) }),
+    options.snapshot
+      ? bundle({ projectDir: project.dir, entrySource: snapshotEntrySource(project.dir) })
+      : bundle({ projectDir: project.dir, ...(project.entry && { entry: project.entry }) }),
   );
   noteWarnings(warnings, notes);
   const packages = npmComponents(project.dir, inputs);
@@ -74,26 +92,59 @@ export async function nodePackager(project: Project, targets: PlatformKey[], hos
     const withCache = key === host && options.codeCache && !options.snapshot;
     const i = targets.indexOf(key);
     await injectSea(fetched[i]!.path, await blobFor(withCache), key, tempOut, artifactName(project.name, key));
-    const runtime = jsRuntime({ runtime: "node", version: NODE_VERSION, pkg: runtimes[i]!.pkg, integrity: fetched[i]!.integrity });
-    return { runtime: "node-sea", runtimeVersion: NODE_VERSION, codeCache: withCache, snapshot: options.snapshot, components: [runtime, ...packages] };
+    const runtime = jsRuntime({
+      runtime: "node",
+      version: NODE_VERSION,
+      pkg: runtimes[i]!.pkg,
+      integrity: fetched[i]!.integrity,
+    });
+    return {
+      runtime: "node-sea",
+      runtimeVersion: NODE_VERSION,
+      codeCache: withCache,
+      snapshot: options.snapshot,
+      components: [runtime, ...packages],
+    };
   };
 }
 
-export async function bunPackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, step: Step, notes: string[]): Promise<Packager> {
+export async function bunPackager(
+  project: Project,
+  targets: PlatformKey[],
+  host: PlatformKey,
+  work: string,
+  step: Step,
+  notes: string[],
+): Promise<Packager> {
   const bunTargets = targets.map((k) => bunTargetFor(k));
   const wanted = [bunTargetFor(host), ...bunTargets];
   const [bun, ...fetched] = await step(`fetch Bun ${BUN_VERSION} runtimes`, () =>
     fetchPackageFiles(wanted.map((b) => ({ pkg: b.pkg, version: b.version, file: b.binary }))),
   );
-  const { code, inputs, warnings } = await step("bundle with esbuild", () => bundle({ projectDir: project.dir, ...(project.entry && { entry: project.entry }) }));
+  const { code, inputs, warnings } = await step("bundle with esbuild", () =>
+    bundle({ projectDir: project.dir, ...(project.entry && { entry: project.entry }) }),
+  );
   noteWarnings(warnings, notes);
   const packages = npmComponents(project.dir, inputs);
   const entry = join(work, "bundle.cjs");
   writeAtomic(entry, code);
   return async (key, tempOut) => {
     const i = targets.indexOf(key);
-    await bunCompile({ bun: bun!.path, entry, target: bunTargets[i]!.target, runtimePath: fetched[i]!.path, outFile: tempOut, key, identifier: artifactName(project.name, key) });
-    const runtime = jsRuntime({ runtime: "bun", version: BUN_VERSION, pkg: bunTargets[i]!.pkg, integrity: fetched[i]!.integrity });
+    await bunCompile({
+      bun: bun!.path,
+      entry,
+      target: bunTargets[i]!.target,
+      runtimePath: fetched[i]!.path,
+      outFile: tempOut,
+      key,
+      identifier: artifactName(project.name, key),
+    });
+    const runtime = jsRuntime({
+      runtime: "bun",
+      version: BUN_VERSION,
+      pkg: bunTargets[i]!.pkg,
+      integrity: fetched[i]!.integrity,
+    });
     return { runtime: "bun", runtimeVersion: BUN_VERSION, components: [runtime, ...packages] };
   };
 }
@@ -104,18 +155,40 @@ export async function goPackager(project: Project): Promise<Packager> {
   return async (key, tempOut) => {
     await goBuild(project.dir, key, tempOut, sources);
     const info = await goBuildInfo(tempOut, project.dir);
-    return { runtime: "go", runtimeVersion: version, components: [goStdlib(info.goVersion || version), ...info.modules] };
+    return {
+      runtime: "go",
+      runtimeVersion: version,
+      components: [goStdlib(info.goVersion || version), ...info.modules],
+    };
   };
 }
 
-export async function pythonPackager(project: Project, targets: PlatformKey[], host: PlatformKey, work: string, layout: PythonLayout): Promise<Packager> {
+export async function pythonPackager(
+  project: Project,
+  targets: PlatformKey[],
+  host: PlatformKey,
+  work: string,
+  layout: PythonLayout,
+): Promise<Packager> {
   checkPythonTargets(targets, host);
   const tool = await pythonTool(project.dir);
   await checkDeclaredDependencies(project.dir, tool.python);
-  const entry: PythonEntry = project.entry ? pythonEntry(project.dir, project.entry) : { kind: "package", name: project.pyModule! };
-  const declared = (readPyProject(join(project.dir, "pyproject.toml"))?.dependencies ?? []).map((r) => /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(r)?.[1] ?? r);
+  const entry: PythonEntry = project.entry
+    ? pythonEntry(project.dir, project.entry)
+    : { kind: "package", name: project.pyModule! };
+  const declared = (readPyProject(join(project.dir, "pyproject.toml"))?.dependencies ?? []).map(
+    (r) => /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(r)?.[1] ?? r,
+  );
   return async (_key, tempOut) => {
-    const built = await pyinstallerBuild({ tool, projectDir: project.dir, entry, name: project.name, layout, workDir: work, outDir: join(work, "out") });
+    const built = await pyinstallerBuild({
+      tool,
+      projectDir: project.dir,
+      entry,
+      name: project.name,
+      layout,
+      workDir: work,
+      outDir: join(work, "out"),
+    });
     if (layout === "onefile") {
       renameSync(built, tempOut);
     } else {
@@ -124,7 +197,12 @@ export async function pythonPackager(project: Project, targets: PlatformKey[], h
       renameSync(built, join(tempOut, "bin"));
     }
     const packages = await pythonPackages(tool.python, pyinstallerWorkPath(work), declared);
-    return { runtime: "pyinstaller", runtimeVersion: tool.pyinstallerVersion, layout, components: [cpython(tool.pythonVersion), ...packages] };
+    return {
+      runtime: "pyinstaller",
+      runtimeVersion: tool.pyinstallerVersion,
+      layout,
+      components: [cpython(tool.pythonVersion), ...packages],
+    };
   };
 }
 

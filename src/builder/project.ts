@@ -2,7 +2,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExecutaError } from "../common/errors.js";
-import { entryOf, loadAnyProject, manifestFromPlugin, MANIFEST_PATH, pyModuleOf, type JsonObject, type Language } from "../project/index.js";
+import {
+  entryOf,
+  loadAnyProject,
+  manifestFromPlugin,
+  MANIFEST_PATH,
+  pyModuleOf,
+  type JsonObject,
+  type Language,
+} from "../project/index.js";
 import type { Manifest } from "../protocol/index.js";
 
 export type { Language };
@@ -33,20 +41,26 @@ const str = (v: unknown): string | undefined => (typeof v === "string" && v ? v 
 function readManifest(dir: string): { manifestText: string; manifest: Manifest } {
   const manifestPath = join(dir, MANIFEST_PATH);
   if (!existsSync(manifestPath)) {
-    throw new ExecutaError(`no manifest.json in ${dir}`, { hint: "run `executa manifest` to generate it, then build again" });
+    throw new ExecutaError(`no manifest.json in ${dir}`, {
+      hint: "run `executa manifest` to generate it, then build again",
+    });
   }
   const manifestText = readFileSync(manifestPath, "utf8");
   try {
     return { manifestText, manifest: JSON.parse(manifestText) as Manifest };
   } catch (error) {
-    throw new ExecutaError(`manifest.json is not valid JSON: ${(error as Error).message}`, { hint: "run `executa manifest` to regenerate it" });
+    throw new ExecutaError(`manifest.json is not valid JSON: ${(error as Error).message}`, {
+      hint: "run `executa manifest` to regenerate it",
+    });
   }
 }
 
 function checkedName(raw: string | undefined): string {
   if (!raw) throw new ExecutaError("the plugin has no name", { hint: "set tool_id in executa.json" });
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(raw)) {
-    throw new ExecutaError(`the plugin name '${raw}' cannot be a file name`, { hint: "use letters, digits, '.', '-' and '_' in tool_id" });
+    throw new ExecutaError(`the plugin name '${raw}' cannot be a file name`, {
+      hint: "use letters, digits, '.', '-' and '_' in tool_id",
+    });
   }
   return raw;
 }
@@ -63,7 +77,16 @@ export function readProject(dirIn: string): BuildProject {
       });
     }
     const name = checkedName(project.toolId ?? str(project.executaJson.name) ?? manifest.name);
-    return { dir, language: "binary", executaJson: project.executaJson, name, manifestText, manifest, entry: project.executable, ...(describeName && { describeName }) };
+    return {
+      dir,
+      language: "binary",
+      executaJson: project.executaJson,
+      name,
+      manifestText,
+      manifest,
+      entry: project.executable,
+      ...(describeName && { describeName }),
+    };
   }
   const name = checkedName([project.toolId, executaJson?.name, manifest.name].map(str).find(Boolean));
   const entry = entryOf(dir, executaJson);

@@ -51,12 +51,18 @@ export async function checkDeclaredDependencies(projectDir: string, python: stri
   const wanted = readPyProject(join(projectDir, "pyproject.toml"))?.dependencies ?? [];
   if (wanted.length === 0) return;
   const result = await exec(python, ["-c", UNSATISFIED, JSON.stringify(wanted)], { cwd: projectDir });
-  if (result.code !== 0) throw new ExecutaError(`could not check the project's dependencies with ${python}: ${result.stderr.trim().split("\n").at(-1)}`);
+  if (result.code !== 0)
+    throw new ExecutaError(
+      `could not check the project's dependencies with ${python}: ${result.stderr.trim().split("\n").at(-1)}`,
+    );
   const missing = JSON.parse(result.stdout) as string[];
   if (missing.length === 0) return;
-  throw new ExecutaError(`pyproject.toml's dependencies are not installed for ${python}, which PyInstaller packs: ${missing.join(", ")}`, {
-    hint: `install the project and its dependencies there, then build again: \`${installCommand(projectDir, python)}\``,
-  });
+  throw new ExecutaError(
+    `pyproject.toml's dependencies are not installed for ${python}, which PyInstaller packs: ${missing.join(", ")}`,
+    {
+      hint: `install the project and its dependencies there, then build again: \`${installCommand(projectDir, python)}\``,
+    },
+  );
 }
 
 /** `missing module named X - imported by a (top-level), b (delayed)` lines of PyInstaller's warn file. */
@@ -71,20 +77,34 @@ export function missingImports(warnText: string, own: (module: string) => boolea
   for (const line of warnText.split("\n")) {
     const m = MISSING_LINE.exec(line.trim());
     if (!m) continue;
-    const importers = m[2]!.split(/,\s*/).map((part) => /^(\S+) \(([^)]*)\)$/.exec(part)).filter((x): x is RegExpExecArray => x !== null);
-    const byPlugin = importers.filter(([, module, how]) => own(module!) && /top-level|delayed/.test(how!) && !/conditional|optional/.test(how!));
-    if (byPlugin.length) found.push(`${m[1]!.replace(/^'|'$/g, "")} (imported by ${byPlugin.map(([, module]) => module).join(", ")})`);
+    const importers = m[2]!
+      .split(/,\s*/)
+      .map((part) => /^(\S+) \(([^)]*)\)$/.exec(part))
+      .filter((x): x is RegExpExecArray => x !== null);
+    const byPlugin = importers.filter(
+      ([, module, how]) => own(module!) && /top-level|delayed/.test(how!) && !/conditional|optional/.test(how!),
+    );
+    if (byPlugin.length)
+      found.push(`${m[1]!.replace(/^'|'$/g, "")} (imported by ${byPlugin.map(([, module]) => module).join(", ")})`);
   }
   return found;
 }
 
 /** Fails the build when the plugin's code imports a module PyInstaller did not find. */
-export function checkFrozenImports(warnFile: string, ownPackages: readonly string[], projectDir: string, python: string): void {
+export function checkFrozenImports(
+  warnFile: string,
+  ownPackages: readonly string[],
+  projectDir: string,
+  python: string,
+): void {
   if (!existsSync(warnFile)) return;
   const own = (module: string) => ownPackages.some((p) => module === p || module.startsWith(`${p}.`));
   const missing = missingImports(readFileSync(warnFile, "utf8"), own);
   if (missing.length === 0) return;
-  throw new ExecutaError(`the plugin imports modules that are not installed for ${python}, so the binary could not run them: ${missing.join("; ")}`, {
-    hint: `declare them in pyproject.toml's dependencies and install the project into that interpreter: \`${installCommand(projectDir, python)}\``,
-  });
+  throw new ExecutaError(
+    `the plugin imports modules that are not installed for ${python}, so the binary could not run them: ${missing.join("; ")}`,
+    {
+      hint: `declare them in pyproject.toml's dependencies and install the project into that interpreter: \`${installCommand(projectDir, python)}\``,
+    },
+  );
 }

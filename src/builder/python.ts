@@ -14,7 +14,6 @@ import { writeDeferredHooks } from "./python-hooks.js";
 import { toolchainVersion } from "./targets/index.js";
 
 export type PythonLayout = "onedir" | "onefile";
-export const PYTHON_LAYOUTS: readonly PythonLayout[] = ["onedir", "onefile"];
 
 /** A fixed time for everything PyInstaller stamps, so builds are byte for byte the same. */
 const SOURCE_DATE_EPOCH = "499162500";
@@ -30,7 +29,11 @@ export interface PythonTool {
 /** The project's interpreter (its .venv first) with PyInstaller, or an error that says how to add it. */
 export async function pythonTool(projectDir: string): Promise<PythonTool> {
   const python = requirePython(projectDir);
-  const result = await exec(python, ["-c", "import platform, PyInstaller; print(PyInstaller.__version__); print(platform.python_version())"], { cwd: projectDir });
+  const result = await exec(
+    python,
+    ["-c", "import platform, PyInstaller; print(PyInstaller.__version__); print(platform.python_version())"],
+    { cwd: projectDir },
+  );
   if (result.code !== 0) {
     const venv = projectVenv(projectDir);
     throw new ExecutaError(`PyInstaller is not installed for ${python}`, {
@@ -39,7 +42,10 @@ export async function pythonTool(projectDir: string): Promise<PythonTool> {
         : "run the build as `uv run --with pyinstaller executa build`, or install the project's build extra (`pip install -e '.[build]'`)",
     });
   }
-  const [pyinstallerVersion = "", pythonVersion = ""] = result.stdout.trim().split("\n").map((l) => l.trim());
+  const [pyinstallerVersion = "", pythonVersion = ""] = result.stdout
+    .trim()
+    .split("\n")
+    .map((l) => l.trim());
   return { python, pyinstallerVersion, pythonVersion };
 }
 
@@ -69,20 +75,31 @@ function launcherOf(options: PyInstallerOptions): { script: string; collect?: st
   const { entry, projectDir, workDir } = options;
   if (entry.kind === "script") {
     const script = join(projectDir, entry.file);
-    if (!existsSync(script)) throw new ExecutaError(`entry ${entry.file} not found`, { hint: 'set executa.json "entry" to the plugin\'s script' });
+    if (!existsSync(script))
+      throw new ExecutaError(`entry ${entry.file} not found`, {
+        hint: 'set executa.json "entry" to the plugin\'s script',
+      });
     return { script };
   }
   // Not `<name>.py`: a launcher named like the package would shadow it.
   const launcher = join(workDir, "executa_entry.py");
   if (entry.kind === "function") {
-    writeFileSync(launcher, `import sys\n\nfrom ${entry.module} import ${entry.func.split(".")[0]}\n\nsys.exit(${entry.func}())\n`);
+    writeFileSync(
+      launcher,
+      `import sys\n\nfrom ${entry.module} import ${entry.func.split(".")[0]}\n\nsys.exit(${entry.func}())\n`,
+    );
     return { script: launcher, collect: entry.module.split(".")[0]! };
   }
   if (!existsSync(join(projectDir, entry.name.split(".").join("/"), "__main__.py"))) {
-    throw new ExecutaError(`entry ${entry.name}/__main__.py not found`, { hint: "a Python plugin's entry is <package>/__main__.py" });
+    throw new ExecutaError(`entry ${entry.name}/__main__.py not found`, {
+      hint: "a Python plugin's entry is <package>/__main__.py",
+    });
   }
   // __main__.py uses relative imports, so it runs as its package's __main__, not as a script.
-  writeFileSync(launcher, `import runpy\n\nrunpy.run_module(${JSON.stringify(entry.name)}, run_name="__main__", alter_sys=True)\n`);
+  writeFileSync(
+    launcher,
+    `import runpy\n\nrunpy.run_module(${JSON.stringify(entry.name)}, run_name="__main__", alter_sys=True)\n`,
+  );
   return { script: launcher, collect: entry.name.split(".")[0]! };
 }
 
@@ -97,13 +114,25 @@ export async function pyinstallerBuild(options: PyInstallerOptions): Promise<str
   const result = await exec(
     options.tool.python,
     [
-      "-m", "PyInstaller", `--${options.layout}`, "--noconfirm", "--clean", "--log-level", "WARN",
-      "--name", options.name,
-      "--distpath", options.outDir,
-      "--workpath", pyinstallerWorkPath(options.workDir),
-      "--specpath", options.workDir,
-      "--paths", options.projectDir,
-      "--add-data", `${manifest}${process.platform === "win32" ? ";" : ":"}.`,
+      "-m",
+      "PyInstaller",
+      `--${options.layout}`,
+      "--noconfirm",
+      "--clean",
+      "--log-level",
+      "WARN",
+      "--name",
+      options.name,
+      "--distpath",
+      options.outDir,
+      "--workpath",
+      pyinstallerWorkPath(options.workDir),
+      "--specpath",
+      options.workDir,
+      "--paths",
+      options.projectDir,
+      "--add-data",
+      `${manifest}${process.platform === "win32" ? ";" : ":"}.`,
       ...(collect ? ["--collect-submodules", collect] : []),
       "--additional-hooks-dir", hooks,
       script,

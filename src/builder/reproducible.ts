@@ -49,7 +49,8 @@ function fileDifferences(a: string, b: string): { offsets: number[]; count: numb
       if (n === 0 && m === 0) break;
       const chunk = byteDifferences(x.subarray(0, n), y.subarray(0, m));
       count += chunk.count;
-      for (const o of chunk.offsets) if (offsets.length < MAX_OFFSETS && !offsets.includes(base + o)) offsets.push(base + o);
+      for (const o of chunk.offsets)
+        if (offsets.length < MAX_OFFSETS && !offsets.includes(base + o)) offsets.push(base + o);
       if (n < size || m < size) break;
     }
   } finally {

@@ -62,13 +62,19 @@ export async function makeSeaBlob(options: SeaBlobOptions): Promise<Buffer> {
     ...(assets.length > 0 && { assets: Object.fromEntries(assets) }),
   };
   writeFileSync(configPath, JSON.stringify(config, null, 2));
-  const result = await exec(options.hostNode, ["--experimental-sea-config", configPath], { cwd: options.workDir, env: cleanEnv() });
+  const result = await exec(options.hostNode, ["--experimental-sea-config", configPath], {
+    cwd: options.workDir,
+    env: cleanEnv(),
+  });
   if (result.code !== 0) {
-    throw new ExecutaError(`node could not write the single-executable blob: ${tail(result.stderr || result.stdout, 3).replace(/\n/g, " / ")}`, {
-      hint: options.useSnapshot
-        ? "a startup snapshot runs the plugin's setup at build time: it must not open files, sockets or stdin while loading"
-        : "run the bundle with `node` to see the failure",
-    });
+    throw new ExecutaError(
+      `node could not write the single-executable blob: ${tail(result.stderr || result.stdout, 3).replace(/\n/g, " / ")}`,
+      {
+        hint: options.useSnapshot
+          ? "a startup snapshot runs the plugin's setup at build time: it must not open files, sockets or stdin while loading"
+          : "run the bundle with `node` to see the failure",
+      },
+    );
   }
   return readFileSync(output);
 }
@@ -77,7 +83,13 @@ export async function makeSeaBlob(options: SeaBlobOptions): Promise<Buffer> {
  * Writes `outPath`: the target's node runtime with `blob` injected (and, for macOS, ad-hoc signed
  * with `identifier`).
  */
-export async function injectSea(runtimePath: string, blob: Buffer, key: PlatformKey, outPath: string, identifier: string): Promise<void> {
+export async function injectSea(
+  runtimePath: string,
+  blob: Buffer,
+  key: PlatformKey,
+  outPath: string,
+  identifier: string,
+): Promise<void> {
   if (isWindows(key)) {
     const unsigned = Buffer.from(signatureSet(readFileSync(runtimePath), null, true, true));
     writeFileSync(outPath, unsigned);
@@ -95,7 +107,9 @@ export async function injectSea(runtimePath: string, blob: Buffer, key: Platform
     });
   } catch (error) {
     rmSync(outPath, { force: true });
-    throw new ExecutaError(`postject could not inject the blob into the ${key} runtime: ${(error as Error).message}${warnings.length ? ` (${warnings.slice(-2).join(" / ")})` : ""}`);
+    throw new ExecutaError(
+      `postject could not inject the blob into the ${key} runtime: ${(error as Error).message}${warnings.length ? ` (${warnings.slice(-2).join(" / ")})` : ""}`,
+    );
   } finally {
     console.warn = warn;
   }

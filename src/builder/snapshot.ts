@@ -12,14 +12,11 @@ export function snapshotEntrySource(projectDir: string): string {
   if (!existsSync(join(src, "main.ts"))) {
     throw new ExecutaError("entry src/main.ts not found", { hint: "a TypeScript plugin's entry is src/main.ts" });
   }
-  const lines = [
-    'const v8 = require("node:v8");',
-    "const loads = [];",
-  ];
+  const lines = ['const v8 = require("node:v8");', "const loads = [];"];
   if (existsSync(join(src, "executa.bindings.ts"))) {
     lines.push(
       'const { bindings } = require("./executa.bindings");',
-      "for (const binding of Object.values(bindings)) if (binding && typeof binding.load === \"function\") loads.push(binding.load());",
+      'for (const binding of Object.values(bindings)) if (binding && typeof binding.load === "function") loads.push(binding.load());',
     );
   }
   if (existsSync(join(src, "executa.snapshot.ts"))) lines.push('require("./executa.snapshot");');

@@ -74,7 +74,13 @@ export function launchFor(key: PlatformKey, host: PlatformKey, binary: string): 
   if (key === "windows-x86_64" && host === "linux-x86_64") {
     const wine = ["wine64", "wine"].map((w) => which(w)).find(Boolean);
     if (!wine) return { skip: "Wine is not installed (Debian: wine, wine64)" };
-    return { command: wine, args: [binary], env: { ...env, WINEDEBUG: "-all", NODE_SKIP_PLATFORM_CHECK: "1" }, underWine: true, emulated: true };
+    return {
+      command: wine,
+      args: [binary],
+      env: { ...env, WINEDEBUG: "-all", NODE_SKIP_PLATFORM_CHECK: "1" },
+      underWine: true,
+      emulated: true,
+    };
   }
   return { skip: `a ${key} binary cannot run on ${host}` };
 }
@@ -86,14 +92,23 @@ const EMULATOR_SLOWDOWN = 4;
  * Runs the conformance checks against one launch of the artifact; describe must equal manifest.json
  * byte for byte (a describe without a name compared as if it named `defaultName`, when given).
  */
-export async function verifyLaunch(launch: Launch, expectManifestText: string, defaultName?: string): Promise<VerifyResult> {
+export async function verifyLaunch(
+  launch: Launch,
+  expectManifestText: string,
+  defaultName?: string,
+): Promise<VerifyResult> {
   const { command, args, env, cwd } = launch;
-  const report = await runChecks({ command, args, ...(env && { env }), ...(cwd && { cwd }) }, {
-    expectManifestText,
-    ...(defaultName && { defaultManifestName: defaultName }),
-    ...((launch.emulated || launch.serial) && { concurrency: 1 }),
-    ...(launch.emulated && { slowdown: EMULATOR_SLOWDOWN }),
-  });
-  const failures = report.results.filter((r) => r.status === "fail").map((r) => `${r.id}: ${r.message ?? r.description}`);
+  const report = await runChecks(
+    { command, args, ...(env && { env }), ...(cwd && { cwd }) },
+    {
+      expectManifestText,
+      ...(defaultName && { defaultManifestName: defaultName }),
+      ...((launch.emulated || launch.serial) && { concurrency: 1 }),
+      ...(launch.emulated && { slowdown: EMULATOR_SLOWDOWN }),
+    },
+  );
+  const failures = report.results
+    .filter((r) => r.status === "fail")
+    .map((r) => `${r.id}: ${r.message ?? r.description}`);
   return { ok: report.passed, checks: "conform", failures };
 }

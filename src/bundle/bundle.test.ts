@@ -31,7 +31,8 @@ async function fails(dir: string): Promise<BuildError> {
 test("a plain plugin bundles into one CommonJS file with its JSON inlined", async () => {
   const dir = project("ok", {
     "manifest.json": '{"name":"ok"}',
-    "src/main.ts": 'import m from "../manifest.json" with { type: "json" };\nimport { x } from "./x.js";\nconsole.error(m.name, x);\n',
+    "src/main.ts":
+      'import m from "../manifest.json" with { type: "json" };\nimport { x } from "./x.js";\nconsole.error(m.name, x);\n',
     "src/x.ts": "export const x: number = 1;\n",
   });
   const { code, warnings } = await bundle({ projectDir: dir });
@@ -49,14 +50,20 @@ test("a native addon is a build error with its location and a fix", async () => 
 });
 
 test("a dynamic require of a non-builtin is a build error", async () => {
-  const e = await fails(project("dynreq", { "src/main.ts": "const name = process.argv[2]!;\nconst m = require(name);\nconst fs = require(\"node:fs\");\nconsole.log(m, fs);\n" }));
+  const e = await fails(
+    project("dynreq", {
+      "src/main.ts":
+        'const name = process.argv[2]!;\nconst m = require(name);\nconst fs = require("node:fs");\nconsole.log(m, fs);\n',
+    }),
+  );
   assert.equal(e.diagnostics[0]!.line, 2);
   assert.match(e.hint ?? "", /string literal/);
 });
 
 test("import.meta.url, filename and dirname name the executable, as Node names a single executable's main script", async () => {
   const dir = project("meta", {
-    "src/main.ts": 'import { fileURLToPath } from "node:url";\nconsole.log(JSON.stringify([fileURLToPath(import.meta.url), import.meta.filename, import.meta.dirname]));\n',
+    "src/main.ts":
+      'import { fileURLToPath } from "node:url";\nconsole.log(JSON.stringify([fileURLToPath(import.meta.url), import.meta.filename, import.meta.dirname]));\n',
   });
   const { code, warnings } = await bundle({ projectDir: dir });
   assert.match(warnings[0]?.message ?? "", /import\.meta names the executable/);
@@ -75,7 +82,10 @@ test("another import.meta property is a build error whose fix works under tsc's 
 });
 
 test("stack traces of the bundle point at the project's source lines", async () => {
-  const dir = project("trace", { "src/main.ts": 'import { fail } from "./fail.js";\nfail();\n', "src/fail.ts": "export function fail(): never {\n  // a comment\n  throw new Error(\"boom\");\n}\n" });
+  const dir = project("trace", {
+    "src/main.ts": 'import { fail } from "./fail.js";\nfail();\n',
+    "src/fail.ts": 'export function fail(): never {\n  // a comment\n  throw new Error("boom");\n}\n',
+  });
   const { code } = await bundle({ projectDir: dir });
   assert.doesNotMatch(code, new RegExp(root), "no absolute path of the build machine in the bundle");
   const file = join(dir, "bundle.cjs");
@@ -91,5 +101,8 @@ test("top-level await is a build error with a fix", async () => {
 });
 
 test("a missing entry says where the entry belongs", async () => {
-  await assert.rejects(bundle({ projectDir: project("noentry", { "manifest.json": "{}" }) }), /entry src\/main\.ts not found/);
+  await assert.rejects(
+    bundle({ projectDir: project("noentry", { "manifest.json": "{}" }) }),
+    /entry src\/main\.ts not found/,
+  );
 });

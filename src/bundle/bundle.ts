@@ -24,8 +24,14 @@ const FATAL_WARNINGS: Record<string, string> = {
 };
 
 const ERROR_HINTS: Array<[RegExp, string]> = [
-  [/top-level await/i, "top-level await does not exist in the CommonJS bundle a single executable runs: move it into an async function"],
-  [/\.node\b/, "native .node addons cannot be embedded in a single executable: use a pure JavaScript or WebAssembly package instead"],
+  [
+    /top-level await/i,
+    "top-level await does not exist in the CommonJS bundle a single executable runs: move it into an async function",
+  ],
+  [
+    /\.node\b/,
+    "native .node addons cannot be embedded in a single executable: use a pure JavaScript or WebAssembly package instead",
+  ],
 ];
 
 export class BuildError extends ExecutaError {
@@ -37,13 +43,22 @@ export class BuildError extends ExecutaError {
   }
 }
 
-function toDiagnostic(message: esbuild.Message, severity: "error" | "warning", projectDir: string, hint?: string): Diagnostic {
+function toDiagnostic(
+  message: esbuild.Message,
+  severity: "error" | "warning",
+  projectDir: string,
+  hint?: string,
+): Diagnostic {
   const loc = message.location;
   return {
     severity,
     message: message.text,
     ...(hint && { hint }),
-    ...(loc && { file: loc.file.startsWith("/") ? relative(projectDir, loc.file) : loc.file, line: loc.line, column: loc.column + 1 }),
+    ...(loc && {
+      file: loc.file.startsWith("/") ? relative(projectDir, loc.file) : loc.file,
+      line: loc.line,
+      column: loc.column + 1,
+    }),
   };
 }
 
@@ -59,7 +74,16 @@ const nativeAddons: esbuild.Plugin = {
 // In a single executable, require() loads built-in modules only; esbuild keeps a require() whose
 // argument is not a string literal as it is (it warns only for ESM output), so it is found here.
 const DYNAMIC_REQUIRE = /(?<![.\w$])require(?:\.resolve)?\s*\(\s*(?!["'][^"'`]*["']\s*[,)])(?=\S)(?!\))/g;
-const LOADERS: Record<string, esbuild.Loader> = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "jsx" };
+const LOADERS: Record<string, esbuild.Loader> = {
+  ".ts": "ts",
+  ".mts": "ts",
+  ".cts": "ts",
+  ".tsx": "tsx",
+  ".js": "js",
+  ".mjs": "js",
+  ".cjs": "js",
+  ".jsx": "jsx",
+};
 
 const dynamicRequires: esbuild.Plugin = {
   name: "executa-dynamic-require",
@@ -82,7 +106,9 @@ const dynamicRequires: esbuild.Plugin = {
         }
       });
       const inDependency = /[\\/]node_modules[\\/]/.test(args.path);
-      const metaLine = inDependency ? -1 : lines.findIndex((line) => IMPORT_META_USE.test(line) && !/^\s*(\/\/|\*)/.test(line));
+      const metaLine = inDependency
+        ? -1
+        : lines.findIndex((line) => IMPORT_META_USE.test(line) && !/^\s*(\/\/|\*)/.test(line));
       if (metaLine >= 0) {
         const lineText = lines[metaLine]!;
         messages.push({
@@ -91,7 +117,13 @@ const dynamicRequires: esbuild.Plugin = {
           location: { file: args.path, line: metaLine + 1, column: lineText.search(IMPORT_META_USE), lineText },
         });
       }
-      return { contents, loader, ...(inDependency ? { warnings: messages.map((w) => ({ ...w, id: "dependency-require-call" })) } : { warnings: messages }) };
+      return {
+        contents,
+        loader,
+        ...(inDependency
+          ? { warnings: messages.map((w) => ({ ...w, id: "dependency-require-call" })) }
+          : { warnings: messages }),
+      };
     });
   },
 };
@@ -100,7 +132,9 @@ const dynamicRequires: esbuild.Plugin = {
 // ES module's import.meta says the same, read when used (a startup snapshot is made elsewhere).
 const IMPORT_META = "__executaImportMeta";
 const IMPORT_META_BANNER = `var ${IMPORT_META} = { get url() { return require("node:url").pathToFileURL(process.execPath).href; }, get filename() { return process.execPath; }, get dirname() { return require("node:path").dirname(process.execPath); } };`;
-const IMPORT_META_DEFINES = Object.fromEntries(["url", "filename", "dirname"].map((key) => [`import.meta.${key}`, `${IMPORT_META}.${key}`]));
+const IMPORT_META_DEFINES = Object.fromEntries(
+  ["url", "filename", "dirname"].map((key) => [`import.meta.${key}`, `${IMPORT_META}.${key}`]),
+);
 const IMPORT_META_USE = /\bimport\.meta\.(?:url|filename|dirname)\b/;
 
 export interface BundleResult {
@@ -124,7 +158,8 @@ export interface BundleOptions {
 }
 
 // CommonJS dependencies inside an ES module bundle call require() for Node built-ins.
-const ESM_BANNER = 'import { createRequire as __executaCreateRequire } from "node:module"; const require = __executaCreateRequire(import.meta.url);';
+const ESM_BANNER =
+  'import { createRequire as __executaCreateRequire } from "node:module"; const require = __executaCreateRequire(import.meta.url);';
 
 /** Bundles the plugin; throws BuildError listing every run-time-breaking problem. */
 export async function bundle(options: BundleOptions): Promise<BundleResult> {
@@ -140,7 +175,14 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
     const { build } = await import("esbuild");
     result = await build({
       ...(options.entrySource
-        ? { stdin: { contents: options.entrySource, resolveDir: join(projectDir, "src"), sourcefile: "executa-snapshot-entry.js", loader: "js" } }
+        ? {
+            stdin: {
+              contents: options.entrySource,
+              resolveDir: join(projectDir, "src"),
+              sourcefile: "executa-snapshot-entry.js",
+              loader: "js",
+            },
+          }
         : { entryPoints: [resolve(projectDir, entry)] }),
       absWorkingDir: projectDir,
       bundle: true,
@@ -155,7 +197,12 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
       sourcesContent: false,
       ...(options.format === "esm"
         ? { format: "esm", banner: { js: ESM_BANNER }, plugins: [nativeAddons] }
-        : { format: "cjs", define: IMPORT_META_DEFINES, banner: { js: IMPORT_META_BANNER }, plugins: [nativeAddons, dynamicRequires] }),
+        : {
+            format: "cjs",
+            define: IMPORT_META_DEFINES,
+            banner: { js: IMPORT_META_BANNER },
+            plugins: [nativeAddons, dynamicRequires],
+          }),
     });
   } catch (error) {
     const failure = error as esbuild.BuildFailure;
@@ -163,7 +210,11 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
     const diagnostics = failure.errors.map((e) =>
       toDiagnostic(e, "error", projectDir, ERROR_HINTS.find(([re]) => re.test(e.text))?.[1]),
     );
-    throw new BuildError(`bundling failed: ${formatDiagnostic({ ...diagnostics[0]!, hint: undefined })}`, diagnostics, diagnostics[0]?.hint);
+    throw new BuildError(
+      `bundling failed: ${formatDiagnostic({ ...diagnostics[0]!, hint: undefined })}`,
+      diagnostics,
+      diagnostics[0]?.hint,
+    );
   }
   const fatal: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
@@ -173,9 +224,15 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
     else warnings.push(toDiagnostic(warning, "warning", projectDir));
   }
   if (fatal.length > 0) {
-    throw new BuildError(`the bundle would break at run time: ${formatDiagnostic({ ...fatal[0]!, hint: undefined })}`, [...fatal, ...warnings], fatal[0]!.hint);
+    throw new BuildError(
+      `the bundle would break at run time: ${formatDiagnostic({ ...fatal[0]!, hint: undefined })}`,
+      [...fatal, ...warnings],
+      fatal[0]!.hint,
+    );
   }
   const output = Object.values(result.metafile.outputs)[0];
-  const inputs = Object.entries(output?.inputs ?? {}).filter(([, i]) => i.bytesInOutput > 0).map(([path]) => path);
+  const inputs = Object.entries(output?.inputs ?? {})
+    .filter(([, i]) => i.bytesInOutput > 0)
+    .map(([path]) => path);
   return { code: result.outputFiles[0]!.text, warnings, inputs };
 }

@@ -1,2 +1,2 @@
-export { bundle, BuildError, type BundleOptions, type BundleResult } from "./bundle.js";
-export { compileProject, typeCheck, TypeErrors, TSCONFIG, type Compiled, type TypeCheck } from "./tsc.js";
+export { bundle, BuildError } from "./bundle.js";
+export { compileProject, typeCheck } from "./tsc.js";

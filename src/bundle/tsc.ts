@@ -30,10 +30,13 @@ export class TypeErrors extends ExecutaError {
   constructor(diagnostics: Diagnostic[], what: string) {
     const listed = diagnostics.slice(0, LISTED).map(formatDiagnostic);
     const more = diagnostics.length > LISTED ? `\n  ... and ${diagnostics.length - LISTED} more` : "";
-    super(`${diagnostics.length === 1 ? "a type error" : `${diagnostics.length} type errors`} (tsc -p ${TSCONFIG}), so ${what}:\n  ${listed.join("\n  ")}${more}`, {
-      hint: `fix the type errors; \`npx tsc -p ${TSCONFIG} --noEmit\` shows the same`,
-      exitCode: ExitCode.CannotRun,
-    });
+    super(
+      `${diagnostics.length === 1 ? "a type error" : `${diagnostics.length} type errors`} (tsc -p ${TSCONFIG}), so ${what}:\n  ${listed.join("\n  ")}${more}`,
+      {
+        hint: `fix the type errors; \`npx tsc -p ${TSCONFIG} --noEmit\` shows the same`,
+        exitCode: ExitCode.CannotRun,
+      },
+    );
     this.diagnostics = diagnostics;
   }
 }
@@ -49,7 +52,10 @@ export type TypeCheck = { status: "checked" | "no-tsconfig" } | { status: "types
 function typesMissing(errors: Diagnostic[]): TypeCheck | undefined {
   const missing = errors.filter((d) => d.message.startsWith("TS2688:"));
   if (missing.length === 0) return undefined;
-  return { status: "types-missing", note: `type check skipped: ${missing.map((d) => d.message).join("; ")} (install the project's dependencies: npm install)` };
+  return {
+    status: "types-missing",
+    note: `type check skipped: ${missing.map((d) => d.message).join("; ")} (install the project's dependencies: npm install)`,
+  };
 }
 
 function toDiagnostic(ts: TypeScript, d: ts.Diagnostic, projectDir: string): Diagnostic {
@@ -57,7 +63,13 @@ function toDiagnostic(ts: TypeScript, d: ts.Diagnostic, projectDir: string): Dia
   const severity = d.category === ts.DiagnosticCategory.Error ? "error" : "warning";
   if (!d.file || d.start === undefined) return { severity, message, file: TSCONFIG };
   const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-  return { severity, message, file: relative(projectDir, d.file.fileName).split(sep).join("/"), line: line + 1, column: character + 1 };
+  return {
+    severity,
+    message,
+    file: relative(projectDir, d.file.fileName).split(sep).join("/"),
+    line: line + 1,
+    column: character + 1,
+  };
 }
 
 const errorsOf = (ts: TypeScript, diagnostics: readonly ts.Diagnostic[], projectDir: string) =>
@@ -76,7 +88,11 @@ async function readTsConfig(ts: TypeScript, projectDir: string): Promise<ts.Pars
 }
 
 function programOf(ts: TypeScript, config: ts.ParsedCommandLine, options: ts.CompilerOptions): ts.Program {
-  return ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, ...options }, projectReferences: config.projectReferences ?? [] });
+  return ts.createProgram({
+    rootNames: config.fileNames,
+    options: { ...config.options, ...options },
+    projectReferences: config.projectReferences ?? [],
+  });
 }
 
 /** Throws TypeErrors unless the project type-checks as `tsc -p tsconfig.json --noEmit` does (`what` says what did not happen). */
@@ -107,7 +123,9 @@ export async function compileProject(projectDir: string, entry: string): Promise
   if (!config) return undefined;
   const entryPath = resolve(projectDir, entry);
   if (!config.fileNames.some((f) => resolve(f) === entryPath)) {
-    throw new ExecutaError(`${relative(projectDir, entryPath)} is not part of the program ${TSCONFIG} compiles`, { hint: `add it to "include" in ${TSCONFIG}` });
+    throw new ExecutaError(`${relative(projectDir, entryPath)} is not part of the program ${TSCONFIG} compiles`, {
+      hint: `add it to "include" in ${TSCONFIG}`,
+    });
   }
   const maps = config.options.sourceMap || config.options.inlineSourceMap ? {} : { inlineSourceMap: true };
   const program = programOf(ts, config, { ...maps, noEmit: false, noEmitOnError: false });
@@ -116,9 +134,13 @@ export async function compileProject(projectDir: string, entry: string): Promise
   if (check.status === "checked" && errors.length > 0) throw new TypeErrors(errors, "the plugin was not started");
   const emitErrors = errorsOf(ts, program.emit().diagnostics, projectDir);
   if (emitErrors.length > 0) throw new TypeErrors(emitErrors, "the plugin was not started");
-  const output = ts.getOutputFileNames(config, entryPath, !ts.sys.useCaseSensitiveFileNames).find((f) => /\.[cm]?js$/.test(f));
+  const output = ts
+    .getOutputFileNames(config, entryPath, !ts.sys.useCaseSensitiveFileNames)
+    .find((f) => /\.[cm]?js$/.test(f));
   if (!output || !existsSync(output)) {
-    throw new ExecutaError(`tsc emitted no JavaScript for ${relative(projectDir, entryPath)}`, { hint: `check "noEmit" and "emitDeclarationOnly" in ${TSCONFIG}` });
+    throw new ExecutaError(`tsc emitted no JavaScript for ${relative(projectDir, entryPath)}`, {
+      hint: `check "noEmit" and "emitDeclarationOnly" in ${TSCONFIG}`,
+    });
   }
   return { file: output, check };
 }

@@ -14,7 +14,14 @@ const OPTIONAL_DIR = { type: "string", describe: "folder to create (default: the
 
 /** `--json`; `doc` says what the object holds for the command. */
 export function jsonOption(doc: string) {
-  return { json: { type: "boolean" as const, default: false, describe: "Print exactly one JSON object on stdout: {status: ok|failed|error, ...}", doc } };
+  return {
+    json: {
+      type: "boolean" as const,
+      default: false,
+      describe: "Print exactly one JSON object on stdout: {status: ok|failed|error, ...}",
+      doc,
+    },
+  };
 }
 
 export interface CommandSpec<O extends OptionTable, Dir extends string | undefined = string> {
@@ -53,7 +60,9 @@ export type Command = CommandModule & {
   dashDash: string | undefined;
 };
 
-export function defineCommand<O extends OptionTable, Dir extends string | undefined = string>(spec: CommandSpec<O, Dir>): Command {
+export function defineCommand<O extends OptionTable, Dir extends string | undefined = string>(
+  spec: CommandSpec<O, Dir>,
+): Command {
   return {
     examples: spec.examples ?? [],
     untilInterrupted: spec.untilInterrupted ?? false,
@@ -68,7 +77,8 @@ export function defineCommand<O extends OptionTable, Dir extends string | undefi
     builder: (y: Argv) => {
       let b = y.parserConfiguration({ "populate--": true });
       if (spec.usage) b = b.usage(spec.usage);
-      for (const [name, { doc: _doc, ...options }] of Object.entries(spec.positionals ?? {})) b = b.positional(name, options);
+      for (const [name, { doc: _doc, ...options }] of Object.entries(spec.positionals ?? {}))
+        b = b.positional(name, options);
       if (spec.command.includes("[dir]")) b = b.positional("dir", spec.optionalDir ? OPTIONAL_DIR : DIR_POSITIONAL);
       b = b.options(yargsOptions(spec.options));
       for (const [command, meaning] of spec.examples ?? []) b = b.example(command, meaning);

@@ -8,7 +8,16 @@ import { color, printable } from "../common/term.js";
 import { defineCommand } from "./command.js";
 import { printJson } from "./run.js";
 import {
-  CREDENTIAL_OPTIONS, credentialsFrom, GENERATED_FILES, launchFrom, manifestRegenerator, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules,
+  CREDENTIAL_OPTIONS,
+  credentialsFrom,
+  GENERATED_FILES,
+  launchFrom,
+  manifestRegenerator,
+  MOCK_HOST_OPTIONS,
+  mockHostOptionsFrom,
+  PLUGIN_USAGE,
+  unusedRulesReport,
+  warnUnusedRules,
 } from "./plugin-options.js";
 
 function parseArgs(text: string | undefined): Record<string, unknown> {
@@ -17,9 +26,12 @@ function parseArgs(text: string | undefined): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ExecutaError(`--args is not JSON: ${(error as Error).message}`, { hint: `quote it for the shell: --args '{"text": "hi"}'` });
+    throw new ExecutaError(`--args is not JSON: ${(error as Error).message}`, {
+      hint: `quote it for the shell: --args '{"text": "hi"}'`,
+    });
   }
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new ExecutaError("--args must be a JSON object", { hint: `e.g. --args '{"text": "hi"}'` });
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw new ExecutaError("--args must be a JSON object", { hint: `e.g. --args '{"text": "hi"}'` });
   return value as Record<string, unknown>;
 }
 
@@ -32,10 +44,17 @@ async function oneShotAnswer(what: string, workbench: Workbench, ask: () => Prom
     if (!(error instanceof PluginExited || error instanceof RpcTimeout)) throw error;
     const tail = workbench.session?.stderr.trim().split("\n").slice(-3).join(" / ");
     const message =
-      error instanceof RpcTimeout ? `${error.message} (${what})`
-      : error.spawnError ? error.message
-      : `the plugin exited during ${what} (${describeExit(error.exit)})`;
-    throw new ExecutaError(message, { exitCode: ExitCode.Failed, hint: tail ? `its last stderr: ${printable(tail.slice(-300))}` : "it wrote nothing to stderr; run executa dev without --invoke to watch it" });
+      error instanceof RpcTimeout
+        ? `${error.message} (${what})`
+        : error.spawnError
+          ? error.message
+          : `the plugin exited during ${what} (${describeExit(error.exit)})`;
+    throw new ExecutaError(message, {
+      exitCode: ExitCode.Failed,
+      hint: tail
+        ? `its last stderr: ${printable(tail.slice(-300))}`
+        : "it wrote nothing to stderr; run executa dev without --invoke to watch it",
+    });
   }
 }
 
@@ -48,7 +67,8 @@ function exitFor(r: Response, invoke: boolean): number {
 
 export const devCommand = defineCommand({
   command: "dev [dir]",
-  describe: "The workbench: a REPL on a running plugin (describe, invoke, health, trace, restart), or one-shots for scripts",
+  describe:
+    "The workbench: a REPL on a running plugin (describe, invoke, health, trace, restart), or one-shots for scripts",
   usage: `$0 dev ${PLUGIN_USAGE}\n\nStarts the plugin (detected from its folder, or the command after --) behind a mock host that answers its reverse requests.`,
   dashDash: "start the plugin with this command instead of the one detected from the folder, run in `dir`",
   options: {
@@ -64,14 +84,17 @@ export const devCommand = defineCommand({
   },
   examples: [
     ["$0 dev", "a REPL on the plugin in this folder"],
-    ["$0 dev --invoke text_stats --args '{\"text\": \"a b a\"}' --json", "one invoke, JSON out"],
+    ['$0 dev --invoke text_stats --args \'{"text": "a b a"}\' --json', "one invoke, JSON out"],
     ["$0 dev --watch --record fixtures/session.jsonl", "restart on change and record a transcript"],
   ],
   async run(args) {
     const launch = await launchFrom(args);
     const dir = resolve(args.dir);
     const oneShot = args.describe || args.invoke !== undefined || args.health;
-    if (args.args !== undefined && args.invoke === undefined) throw new ExecutaError("--args needs --invoke <tool>", { hint: `e.g. executa dev --invoke text_stats --args '{"text": "hi"}'` });
+    if (args.args !== undefined && args.invoke === undefined)
+      throw new ExecutaError("--args needs --invoke <tool>", {
+        hint: `e.g. executa dev --invoke text_stats --args '{"text": "hi"}'`,
+      });
     const log = (line: string) => process.stderr.write(color.dim(printable(line)) + "\n");
     const { Workbench, runRepl, watchSources } = await import("../workbench/index.js");
     const beforeRestart = args.watch ? await manifestRegenerator(dir, log) : undefined;
@@ -90,12 +113,19 @@ export const devCommand = defineCommand({
         // Compile and type errors already say where they are and how to fix them.
         if (error instanceof ExecutaError) throw error;
         const tail = workbench.session?.stderr.trim().split("\n").slice(-3).join(" / ");
-        throw new ExecutaError(`the plugin did not start: ${(error as Error).message}${tail ? ` (stderr: ${tail.slice(0, 300)})` : ""}`, { hint: `started as: ${[launch.command, ...launch.args].join(" ").slice(0, 200)} (${launch.source})` });
+        throw new ExecutaError(
+          `the plugin did not start: ${(error as Error).message}${tail ? ` (stderr: ${tail.slice(0, 300)})` : ""}`,
+          { hint: `started as: ${[launch.command, ...launch.args].join(" ").slice(0, 200)} (${launch.source})` },
+        );
       }
       if (oneShot) {
         const what = args.invoke !== undefined ? `the invoke of ${args.invoke}` : args.health ? "health" : "describe";
         const r = await oneShotAnswer(what, workbench, () =>
-          args.invoke !== undefined ? workbench.invoke(args.invoke, parseArgs(args.args)) : args.health ? workbench.health() : workbench.describe(),
+          args.invoke !== undefined
+            ? workbench.invoke(args.invoke, parseArgs(args.args))
+            : args.health
+              ? workbench.health()
+              : workbench.describe(),
         );
         const answer = "error" in r.frame ? { error: r.frame.error } : r.frame.result;
         const exit = exitFor(r, args.invoke !== undefined);
@@ -107,17 +137,26 @@ export const devCommand = defineCommand({
       }
       const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
       const watcher = args.watch
-        ? watchSources(dir, (files) => {
-            log(`changed: ${files.slice(0, 3).join(", ")}${files.length > 3 ? " …" : ""}; restarting`);
-            workbench.restart().then(
-              () => log(`restarted; ${workbench.tools.length} tool(s)`),
-              (error: Error) => log(`restart failed: ${error.message}`),
-            );
-          }, { ignore: beforeRestart ? GENERATED_FILES : [] })
+        ? watchSources(
+            dir,
+            (files) => {
+              log(`changed: ${files.slice(0, 3).join(", ")}${files.length > 3 ? " …" : ""}; restarting`);
+              workbench.restart().then(
+                () => log(`restarted; ${workbench.tools.length} tool(s)`),
+                (error: Error) => log(`restart failed: ${error.message}`),
+              );
+            },
+            { ignore: beforeRestart ? GENERATED_FILES : [] },
+          )
         : undefined;
       if (watcher) log(`watching ${dir} (${watcher.mode})`);
       try {
-        await runRepl(workbench, { input: process.stdin, output: process.stdout, terminal, historyFile: join(homedir(), ".executa", "dev_history") });
+        await runRepl(workbench, {
+          input: process.stdin,
+          output: process.stdout,
+          terminal,
+          historyFile: join(homedir(), ".executa", "dev_history"),
+        });
       } finally {
         watcher?.close();
         warnUnusedRules(unusedRulesReport(mockHost), log);

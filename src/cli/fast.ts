@@ -43,7 +43,8 @@ const FAST_VERBS: Record<string, () => Promise<Command>> = {
  */
 export function switchesOnly(command: Command, rest: readonly string[]): Record<string, unknown> | undefined {
   const args: Record<string, unknown> = { _: [String(command.command).split(" ")[0]] };
-  for (const [name, option] of Object.entries(command.options)) if (option.default !== undefined) args[name] = option.default;
+  for (const [name, option] of Object.entries(command.options))
+    if (option.default !== undefined) args[name] = option.default;
   let dir: string | undefined;
   for (const arg of rest) {
     if (!arg.startsWith("-")) {
@@ -56,7 +57,7 @@ export function switchesOnly(command: Command, rest: readonly string[]): Record<
     if (!arg.startsWith("--") || command.options[name]?.type !== "boolean") return undefined;
     args[name] = !negated;
   }
-  if (dir !== undefined) args["dir"] = dir;
+  if (dir !== undefined) args.dir = dir;
   return args;
 }
 

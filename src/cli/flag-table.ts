@@ -5,7 +5,10 @@ import type { Command } from "./command.js";
 
 /** `--name, -a <value>`: a switch shows no value (`--no-name` when it defaults to on). */
 function flagCell(name: string, option: OptionSpec): string {
-  const aliases = [option.alias ?? []].flat().map((a) => `, -${a}`).join("");
+  const aliases = [option.alias ?? []]
+    .flat()
+    .map((a) => `, -${a}`)
+    .join("");
   if (option.type === "boolean") return `${option.default === true ? `--no-${name}` : `--${name}`}${aliases}`;
   const value = option.choices ? option.choices.join("|") : (option.value ?? `<${name}>`);
   return `--${name}${aliases} ${value}`;
@@ -14,7 +17,8 @@ function flagCell(name: string, option: OptionSpec): string {
 /** One markdown table: positionals, `-- <command>`, then every option in declaration order. */
 export function flagTable(command: Command): string {
   const rows: [string, string][] = [];
-  for (const [name, p] of Object.entries(command.positionals)) rows.push([`[${name}]`, p.doc ?? String(p.describe ?? "")]);
+  for (const [name, p] of Object.entries(command.positionals))
+    rows.push([`[${name}]`, p.doc ?? String(p.describe ?? "")]);
   if (command.dashDash) rows.push(["-- <command> [args]", command.dashDash]);
   for (const [name, option] of Object.entries(command.options)) {
     rows.push([flagCell(name, option), option.doc ?? String(option.describe ?? "")]);

@@ -9,8 +9,17 @@ import { printJson } from "./run.js";
 async function askWhich(candidates: readonly EntryCandidate[]): Promise<EntryCandidate> {
   const { default: prompts } = await import("prompts");
   const { entry } = await prompts(
-    { type: "select", name: "entry", message: "Which file starts the plugin?", choices: candidates.map((c) => ({ title: `${c.entry} (${c.type}: ${c.source})`, value: c.entry })) },
-    { onCancel: () => { throw new ExecutaError("cancelled; nothing was written", { exitCode: 130 }); } },
+    {
+      type: "select",
+      name: "entry",
+      message: "Which file starts the plugin?",
+      choices: candidates.map((c) => ({ title: `${c.entry} (${c.type}: ${c.source})`, value: c.entry })),
+    },
+    {
+      onCancel: () => {
+        throw new ExecutaError("cancelled; nothing was written", { exitCode: 130 });
+      },
+    },
   );
   return candidates.find((c) => c.entry === entry)!;
 }
@@ -19,7 +28,9 @@ function printHuman(result: InitResult): void {
   const out = process.stdout;
   const how = result.command ? `command ${result.command.join(" ")}` : `entry ${result.entry}`;
   const verb = result.status === "dry-run" ? "Would adopt" : "Adopted";
-  out.write(`${color.green(verb, out)} ${result.tool_id} (${result.type}, ${how}; ${result.tools} tools) in ${result.dir}\n`);
+  out.write(
+    `${color.green(verb, out)} ${result.tool_id} (${result.type}, ${how}; ${result.tools} tools) in ${result.dir}\n`,
+  );
   for (const f of result.files) {
     const mark = f.status === "written" ? color.green("✔", out) : color.dim("-", out);
     out.write(`  ${mark} ${f.path}: ${f.status === "would-write" ? "would write" : f.status}\n`);
@@ -32,16 +43,49 @@ function printHuman(result: InitResult): void {
 
 export const initCommand = defineCommand({
   command: "init [dir]",
-  describe: "Adopt a plugin create-executa did not generate (Node, Python, Go or a binary): executa.json, manifest.json from its describe, and with --ci the workflow",
-  usage: "$0 init [dir] [options] [-- <command> [args...]]\n\nFinds how the plugin in the folder starts (asks when there are several ways, or takes --entry / the command after --), runs it for its describe, and writes executa.json and manifest.json. It never overwrites a file that differs.",
-  dashDash: "the launch command itself; written to executa.json `command` as given (paths inside the folder made relative); its file (`node x.js`, `python3 x.py`, `python3 -m pkg`, `go run x.go`, `./tool`) becomes `entry`",
+  describe:
+    "Adopt a plugin create-executa did not generate (Node, Python, Go or a binary): executa.json, manifest.json from its describe, and with --ci the workflow",
+  usage:
+    "$0 init [dir] [options] [-- <command> [args...]]\n\nFinds how the plugin in the folder starts (asks when there are several ways, or takes --entry / the command after --), runs it for its describe, and writes executa.json and manifest.json. It never overwrites a file that differs.",
+  dashDash:
+    "the launch command itself; written to executa.json `command` as given (paths inside the folder made relative); its file (`node x.js`, `python3 x.py`, `python3 -m pkg`, `go run x.go`, `./tool`) becomes `entry`",
   options: {
-    entry: { doc: "the file that starts the plugin: a `.js` / `.mjs` / `.cjs` (or `.ts`) file, a `.py` script or a package folder with `__main__.py`, a Go main file (built with the folder's package-main files that have no `func main` and no build constraint), or an executable", value: "<file>", type: "string", describe: "The file that starts the plugin (a .js/.mjs/.cjs file, a .py script or package folder, a Go main file, an executable), when the folder has several" },
-    "tool-id": { doc: "the Anna tool id (lowercase letters, digits, `.`, `_`, `-`)", value: "<id>", type: "string", describe: "Anna tool id (default: package.json executa.tool_id or bin key, the pyproject script, the describe name, the folder name)" },
-    ci: { doc: "also write `.github/workflows/ci.yml`: the language's generated workflow (its build matrix, the attested release with checksums and SBOMs) without the unit-test job (init does not know the plugin's tests), the toolchain through `npx --package=create-executa@^<version>`, `npm ci` / `npm install` only with a package.json; a binary gets one build job on its platform's native runner and no language toolchain. Add the plugin's own test job and install steps", type: "boolean", default: false, describe: "Also write .github/workflows/ci.yml: conformance, the manifest check, the build matrix and the attested release" },
-    yes: { doc: "ask nothing (several candidates are then the exit-2 error)", alias: "y", type: "boolean", default: false, describe: "Ask nothing; several ways to start the plugin are then an error that lists them" },
-    "dry-run": { type: "boolean", default: false, describe: "Start the plugin and list the files init would write; write nothing" },
-    ...jsonOption("one object on stdout: `{status, dir, type, tool_id, entry, command, executa_json, launch, tools, files: [{path, status: written|unchanged|would-write}], warnings, notes, next}`"),
+    entry: {
+      doc: "the file that starts the plugin: a `.js` / `.mjs` / `.cjs` (or `.ts`) file, a `.py` script or a package folder with `__main__.py`, a Go main file (built with the folder's package-main files that have no `func main` and no build constraint), or an executable",
+      value: "<file>",
+      type: "string",
+      describe:
+        "The file that starts the plugin (a .js/.mjs/.cjs file, a .py script or package folder, a Go main file, an executable), when the folder has several",
+    },
+    "tool-id": {
+      doc: "the Anna tool id (lowercase letters, digits, `.`, `_`, `-`)",
+      value: "<id>",
+      type: "string",
+      describe:
+        "Anna tool id (default: package.json executa.tool_id or bin key, the pyproject script, the describe name, the folder name)",
+    },
+    ci: {
+      doc: "also write `.github/workflows/ci.yml`: the language's generated workflow (its build matrix, the attested release with checksums and SBOMs) without the unit-test job (init does not know the plugin's tests), the toolchain through `npx --package=create-executa@^<version>`, `npm ci` / `npm install` only with a package.json; a binary gets one build job on its platform's native runner and no language toolchain. Add the plugin's own test job and install steps",
+      type: "boolean",
+      default: false,
+      describe:
+        "Also write .github/workflows/ci.yml: conformance, the manifest check, the build matrix and the attested release",
+    },
+    yes: {
+      doc: "ask nothing (several candidates are then the exit-2 error)",
+      alias: "y",
+      type: "boolean",
+      default: false,
+      describe: "Ask nothing; several ways to start the plugin are then an error that lists them",
+    },
+    "dry-run": {
+      type: "boolean",
+      default: false,
+      describe: "Start the plugin and list the files init would write; write nothing",
+    },
+    ...jsonOption(
+      "one object on stdout: `{status, dir, type, tool_id, entry, command, executa_json, launch, tools, files: [{path, status: written|unchanged|would-write}], warnings, notes, next}`",
+    ),
   },
   examples: [
     ["$0 init --entry sampling.go --ci", "a Go folder with several main files: adopt one, and add the workflow"],

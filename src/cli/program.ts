@@ -37,7 +37,17 @@ function commandLine(argv: string[], scriptName: Program, helpHint: string) {
 /** The verbs of each command line, in help order. */
 export function commandsOf(program: Program): Command[] {
   if (program === "create-executa") return [createCommandFor("create-executa")];
-  return [createCommandFor("executa"), initCommand, manifestCommand, buildCommand, testCommand, devCommand, inspectCommand, addCommand, upgradeCommand];
+  return [
+    createCommandFor("executa"),
+    initCommand,
+    manifestCommand,
+    buildCommand,
+    testCommand,
+    devCommand,
+    inspectCommand,
+    addCommand,
+    upgradeCommand,
+  ];
 }
 
 export async function runProgram(program: Program, argv: string[]): Promise<void> {
@@ -47,8 +57,12 @@ export async function runProgram(program: Program, argv: string[]): Promise<void
     return;
   }
   const verbs = commandsOf(program).map((c) => String(c.command).split(" ")[0]!);
-  let line = commandLine(argv, program, "run `executa --help`, or `executa <verb> --help`")
-    .usage(`$0 <verb> [options]\n\nThe toolchain for Executa plugins: ${verbs.join(", ")}.`);
+  let line = commandLine(argv, program, "run `executa --help`, or `executa <verb> --help`").usage(
+    `$0 <verb> [options]\n\nThe toolchain for Executa plugins: ${verbs.join(", ")}.`,
+  );
   for (const command of commandsOf(program)) line = line.command(command);
-  await line.demandCommand(1, `name a verb: ${verbs.join(", ")}`).recommendCommands().parseAsync();
+  await line
+    .demandCommand(1, `name a verb: ${verbs.join(", ")}`)
+    .recommendCommands()
+    .parseAsync();
 }

@@ -34,7 +34,9 @@ export async function runCommand(handler: () => Promise<number | void>, json = f
     process.exitCode = (await handler()) ?? ExitCode.Ok;
   } catch (error) {
     const known = error instanceof ExecutaError;
-    const message = known ? error.message : `unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    const message = known
+      ? error.message
+      : `unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
     const hint = known ? error.hint : "this is a bug in create-executa; please report it with the command you ran";
     printError(message, hint);
     if (json) printJsonError(known ? message : message.split("\n")[0]!, hint);

@@ -6,7 +6,16 @@ import type { DetectedLaunch } from "../host/index.js";
 import { ExecutaError, ExitCode } from "../common/errors.js";
 import { color, printable, withSpinner } from "../common/term.js";
 import { defineCommand, jsonOption } from "./command.js";
-import { CREDENTIAL_OPTIONS, credentialsFrom, launchFrom, MOCK_HOST_OPTIONS, mockHostOptionsFrom, PLUGIN_USAGE, unusedRulesReport, warnUnusedRules } from "./plugin-options.js";
+import {
+  CREDENTIAL_OPTIONS,
+  credentialsFrom,
+  launchFrom,
+  MOCK_HOST_OPTIONS,
+  mockHostOptionsFrom,
+  PLUGIN_USAGE,
+  unusedRulesReport,
+  warnUnusedRules,
+} from "./plugin-options.js";
 import { printJson } from "./run.js";
 
 function failedNote(report: ConformanceReport): string {
@@ -15,7 +24,11 @@ function failedNote(report: ConformanceReport): string {
   return report.strict && warned ? `${failed} failed, ${warned} warnings (--strict)` : `${failed} failed`;
 }
 
-const list = (values: string[] | undefined) => values?.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+const list = (values: string[] | undefined) =>
+  values
+    ?.flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 function printHuman(report: ConformanceReport, launch: DetectedLaunch): void {
   const out = process.stdout;
@@ -26,21 +39,35 @@ function printHuman(report: ConformanceReport, launch: DetectedLaunch): void {
     skip: color.dim("-", out),
   };
   const width = Math.max(...report.results.map((r) => r.id.length));
-  out.write(`${color.dim(printable(`plugin: ${[launch.command, ...launch.args].join(" ").slice(0, 120)} (${launch.source})`), out)}\n`);
+  out.write(
+    `${color.dim(printable(`plugin: ${[launch.command, ...launch.args].join(" ").slice(0, 120)} (${launch.source})`), out)}\n`,
+  );
   for (const r of report.results) {
-    const time = r.ms !== undefined && r.status !== "skip" ? color.dim(`${String(r.ms).padStart(5)} ms`, out) : "        ";
+    const time =
+      r.ms !== undefined && r.status !== "skip" ? color.dim(`${String(r.ms).padStart(5)} ms`, out) : "        ";
     const problem = r.status === "fail" || r.status === "warn";
     const message = printable(r.message ?? "");
-    const note = r.status === "skip" ? color.dim(`skipped: ${message}`, out) : r.status === "pass" ? color.dim(message, out) : r.description;
+    const note =
+      r.status === "skip"
+        ? color.dim(`skipped: ${message}`, out)
+        : r.status === "pass"
+          ? color.dim(message, out)
+          : r.description;
     out.write(`${marks[r.status]} ${r.id.padEnd(width)} ${time}  ${note}\n`);
     if (problem) {
       const paint = r.status === "fail" ? color.red : color.yellow;
-      out.write(`    ${paint(`${r.status === "warn" ? "warning: " : ""}${message || "failed"}`, out).split("\n").join("\n    ")}\n`);
+      out.write(
+        `    ${paint(`${r.status === "warn" ? "warning: " : ""}${message || "failed"}`, out)
+          .split("\n")
+          .join("\n    ")}\n`,
+      );
       if (r.rule) out.write(`    ${color.dim(`rule: ${r.rule.split("\n").join("\n          ")}`, out)}\n`);
     }
   }
   const count = (s: string) => report.results.filter((r) => r.status === s).length;
-  const warned = count("warn") ? `, ${count("warn")} warning${count("warn") === 1 ? "" : "s"}${report.strict ? " (failures under --strict)" : ""}` : "";
+  const warned = count("warn")
+    ? `, ${count("warn")} warning${count("warn") === 1 ? "" : "s"}${report.strict ? " (failures under --strict)" : ""}`
+    : "";
   const summary = `${count("pass")} passed, ${count("fail")} failed${warned}, ${count("skip")} skipped in ${((report.ms ?? 0) / 1000).toFixed(1)} s${report.seed !== undefined ? ` (fuzz seed ${report.seed})` : ""}`;
   out.write(`${report.passed ? color.green(summary, out) : color.red(summary, out)}\n`);
 }
@@ -69,8 +96,14 @@ export const testCommand = defineCommand({
     ["$0 test --strict", "fail on warnings too (for your own plugins in CI)"],
   ],
   async run(args) {
-    if (!Number.isInteger(args.fuzz) || args.fuzz < 0) throw new ExecutaError(`--fuzz must be a whole number of frames, got ${args.fuzz}`, { hint: "e.g. --fuzz 10000" });
-    if (args.seed !== undefined && !Number.isInteger(args.seed)) throw new ExecutaError(`--seed must be an integer, got ${args.seed}`, { hint: "use the seed a fuzz run printed, e.g. --seed 7" });
+    if (!Number.isInteger(args.fuzz) || args.fuzz < 0)
+      throw new ExecutaError(`--fuzz must be a whole number of frames, got ${args.fuzz}`, {
+        hint: "e.g. --fuzz 10000",
+      });
+    if (args.seed !== undefined && !Number.isInteger(args.seed))
+      throw new ExecutaError(`--seed must be an integer, got ${args.seed}`, {
+        hint: "use the seed a fuzz run printed, e.g. --seed 7",
+      });
     const launch = await launchFrom(args);
     const only = list(args.only);
     const skipIds = list(args.skip);
@@ -92,7 +125,12 @@ export const testCommand = defineCommand({
         progress,
       }), { quiet: args.json, detail: () => progress.line(), outcome: (r) => (r.passed ? { status: "ok" } : { status: "failed", note: failedNote(r) }) });
     const mock = unusedRulesReport(mockHost);
-    if (args.json) printJson(report.passed ? "ok" : "failed", { ...report, launch: { command: launch.command, args: launch.args, cwd: launch.cwd, source: launch.source }, ...(mock && { mock }) });
+    if (args.json)
+      printJson(report.passed ? "ok" : "failed", {
+        ...report,
+        launch: { command: launch.command, args: launch.args, cwd: launch.cwd, source: launch.source },
+        ...(mock && { mock }),
+      });
     else printHuman(report, launch);
     warnUnusedRules(mock, (line) => process.stderr.write(`${line}\n`));
     return report.passed ? ExitCode.Ok : ExitCode.Failed;

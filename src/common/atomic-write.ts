@@ -19,7 +19,14 @@ function createTemp(path: string, mode: number): { temp: string; fd: number } {
   for (let attempt = 1; ; attempt++) {
     const temp = tempNameFor(path);
     try {
-      return { temp, fd: openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode) };
+      return {
+        temp,
+        fd: openSync(
+          temp,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+          mode,
+        ),
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= TRIES) throw error;
     }

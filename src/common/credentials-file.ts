@@ -39,7 +39,9 @@ export function parseCredentialsFile(text: string, file: string): Record<string,
     const m = LINE.exec(trimmed);
     const v = m ? value(m[2]!) : undefined;
     if (!m || v === undefined) {
-      throw new ExecutaError(`${file}:${i + 1}: not a NAME=value line (a credentials file reads like a .env file)`, { hint: `e.g. API_KEY=sk-test, or API_KEY="a value with spaces"` });
+      throw new ExecutaError(`${file}:${i + 1}: not a NAME=value line (a credentials file reads like a .env file)`, {
+        hint: `e.g. API_KEY=sk-test, or API_KEY="a value with spaces"`,
+      });
     }
     out[m[1]!] = v;
   });
@@ -51,7 +53,10 @@ export function readCredentialsFile(file: string): Record<string, string> {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new ExecutaError(`cannot read the credentials file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { hint: "give a .env-style file of NAME=value lines" });
+    throw new ExecutaError(
+      `cannot read the credentials file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      { hint: "give a .env-style file of NAME=value lines" },
+    );
   }
   return parseCredentialsFile(text, file);
 }

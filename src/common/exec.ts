@@ -26,7 +26,8 @@ export function exec(
     });
     // Our own timer, cleared on every ending: spawn's `timeout` stays armed when the program
     // cannot start (ENOENT), which kept callers alive for the whole timeout.
-    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGTERM"), options.timeoutMs);
+    const timer =
+      options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGTERM"), options.timeoutMs);
     // Stopped with us, so that it writes nothing into a temp folder after that folder is removed.
     const forget = onExit(() => child.kill("SIGTERM"));
     const settle = (result: ExecResult) => {

@@ -24,5 +24,7 @@ export function flagValues<T extends OptionTable>(args: Record<string, unknown>,
 
 /** What yargs is given: the table without our README fields. */
 export function yargsOptions(table: OptionTable): Record<string, Options> {
-  return Object.fromEntries(Object.entries(table).map(([name, { doc: _doc, value: _value, ...options }]) => [name, options]));
+  return Object.fromEntries(
+    Object.entries(table).map(([name, { doc: _doc, value: _value, ...options }]) => [name, options]),
+  );
 }

@@ -8,7 +8,8 @@ function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, "package.json")) || !existsSync(join(dir, "templates"))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error("create-executa: cannot find the package root above " + fileURLToPath(import.meta.url));
+    if (parent === dir)
+      throw new Error("create-executa: cannot find the package root above " + fileURLToPath(import.meta.url));
     dir = parent;
   }
   return dir;

@@ -61,7 +61,11 @@ export function progressLine(frame: string, label: string, detail: string, colum
  * Runs `work` with a progress line on stderr when it lasts longer than a second (on a TTY only),
  * then one line: ✔ only for a step that succeeded, "-" and why for a skipped one, ✖ for a failure.
  */
-export async function withSpinner<T>(label: string, work: () => Promise<T>, options: SpinnerOptions<T> = {}): Promise<T> {
+export async function withSpinner<T>(
+  label: string,
+  work: () => Promise<T>,
+  options: SpinnerOptions<T> = {},
+): Promise<T> {
   const stream = process.stderr;
   const quiet = options.quiet ?? false;
   let frame = 0;

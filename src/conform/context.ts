@@ -1,5 +1,13 @@
 /** What every check shares: the launch, the probe session's findings, and sessions it can open. */
-import { MockHost, Session, type FileTransportRead, type LaunchSpec, type MockHostOptions, type SessionOptions, type Stray } from "../host/index.js";
+import {
+  MockHost,
+  Session,
+  type FileTransportRead,
+  type LaunchSpec,
+  type MockHostOptions,
+  type SessionOptions,
+  type Stray,
+} from "../host/index.js";
 import { PROTOCOL_V2, Timeouts, type Manifest, type ToolDefinition } from "../protocol/index.js";
 import type { RunProgress } from "./progress.js";
 import type { ToolSample } from "./tool-sample.js";
@@ -18,12 +26,21 @@ export function credentialValue(name: string, variant: 0 | 1): string {
   let seed = 0;
   for (const ch of name) seed = (seed * 31 + ch.charCodeAt(0)) % TOKEN_ALPHABET.length;
   const half = TOKEN_ALPHABET.length / 2;
-  return Array.from({ length: 32 }, (_, i) => TOKEN_ALPHABET[(seed + i * 7 + variant * half) % TOKEN_ALPHABET.length]).join("");
+  return Array.from(
+    { length: 32 },
+    (_, i) => TOKEN_ALPHABET[(seed + i * 7 + variant * half) % TOKEN_ALPHABET.length],
+  ).join("");
 }
 
 export interface ProbeResult {
   /** The describe answer (possibly late), or why there was none. */
-  describe: { frame?: Record<string, unknown>; ms?: number; timedOut: boolean; error?: string; file?: FileTransportRead };
+  describe: {
+    frame?: Record<string, unknown>;
+    ms?: number;
+    timedOut: boolean;
+    error?: string;
+    file?: FileTransportRead;
+  };
   manifest?: Manifest;
   alive: { ok: boolean; message?: string };
   session: Session;
@@ -123,7 +140,9 @@ export class CheckContext {
     const mockHost = new MockHost(this.shared.mockHost);
     const session = new Session(this.shared.launch, {
       mockHost,
-      ...(this.manifest && { hostCapabilities: Array.isArray(this.manifest.host_capabilities) ? this.manifest.host_capabilities : [] }),
+      ...(this.manifest && {
+        hostCapabilities: Array.isArray(this.manifest.host_capabilities) ? this.manifest.host_capabilities : [],
+      }),
       ...options,
       env: { ...this.shared.env, ...options.env },
     });
@@ -140,7 +159,11 @@ export class CheckContext {
     const session = this.session(options);
     await session.describe(this.waits.describeMs).catch(() => undefined);
     // Let whatever the plugin writes right after describe arrive first, so it is not blamed on the check's own requests.
-    for (const started = session.now(); session.now() - session.lastStdoutAt < SETTLE_MS && session.now() - started < 6 * SETTLE_MS; ) await sleep(SETTLE_MS / 2);
+    for (
+      const started = session.now();
+      session.now() - session.lastStdoutAt < SETTLE_MS && session.now() - started < 6 * SETTLE_MS;
+    )
+      await sleep(SETTLE_MS / 2);
     return session;
   }
 
@@ -158,7 +181,11 @@ export function straysSince(session: Session, t: number): Stray[] {
 }
 
 export function describeStray(s: Stray): string {
-  const what = { "null-id": "with id null", "no-id": "without an id member", "unknown-id": `with id ${JSON.stringify(s.frame.id)}, which the host never sent` }[s.kind];
+  const what = {
+    "null-id": "with id null",
+    "no-id": "without an id member",
+    "unknown-id": `with id ${JSON.stringify(s.frame.id)}, which the host never sent`,
+  }[s.kind];
   return `${what}: ${show(s.frame, 200)}`;
 }
 

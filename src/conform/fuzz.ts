@@ -1,5 +1,4 @@
 /** The fuzz check: N seeded malformed or mutated frames, pipelined; each must get its exact answer. */
-import { RpcError } from "../protocol/index.js";
 import { PluginExited, within, type Response, type Session } from "../host/index.js";
 import { describeStray, frames, show, type CheckContext } from "./context.js";
 import { generateCases, type FuzzCase } from "./fuzz-cases.js";
@@ -28,15 +27,22 @@ function answerProblem(c: FuzzCase, r: Response): string | undefined {
   if (c.expect.kind !== "answer") return undefined;
   const codes = c.expect.codes;
   const code = (r.frame.error as { code?: unknown } | undefined)?.code;
-  if (codes && !codes.includes(code as number)) return `${c.label}: expected error ${codes.join(" or ")}, got ${show(r.frame.error ?? { result: r.frame.result }, 160)}`;
+  if (codes && !codes.includes(code as number))
+    return `${c.label}: expected error ${codes.join(" or ")}, got ${show(r.frame.error ?? { result: r.frame.result }, 160)}`;
   return undefined;
 }
 
-const lineText = (c: FuzzCase) => (typeof c.line === "string" ? c.line : `${c.line.toString("hex").slice(0, 12)}… (bytes)`).slice(0, 160);
+const lineText = (c: FuzzCase) =>
+  (typeof c.line === "string" ? c.line : `${c.line.toString("hex").slice(0, 12)}… (bytes)`).slice(0, 160);
 
 /** Sends the cases through one session and checks every answer; used by the check and the bench. */
 /** Replays cases one at a time, each followed by a fence, and returns the first one the plugin dies on. */
-async function pinpoint(fresh: () => Session, cases: readonly FuzzCase[], from: number, to: number): Promise<number | undefined> {
+async function pinpoint(
+  fresh: () => Session,
+  cases: readonly FuzzCase[],
+  from: number,
+  to: number,
+): Promise<number | undefined> {
   const session = fresh();
   try {
     for (let i = from; i <= to; i++) {
@@ -53,7 +59,12 @@ async function pinpoint(fresh: () => Session, cases: readonly FuzzCase[], from: 
   }
 }
 
-export async function fuzzSession(session: Session, cases: readonly FuzzCase[], seed: number, fresh?: () => Session): Promise<FuzzStats> {
+export async function fuzzSession(
+  session: Session,
+  cases: readonly FuzzCase[],
+  seed: number,
+  fresh?: () => Session,
+): Promise<FuzzStats> {
   const failures: string[] = [];
   const warnings: string[] = [];
   const findings = new Findings();
@@ -80,7 +91,8 @@ export async function fuzzSession(session: Session, cases: readonly FuzzCase[], 
         (r) => {
           unanswered.delete(i);
           const problem = answerProblem(c, r);
-          if (problem && wrongCodes++ < 5) advised(`frame #${i} ${problem}\n      sent: ${lineText(c)}`, Rule.errorCodes);
+          if (problem && wrongCodes++ < 5)
+            advised(`frame #${i} ${problem}\n      sent: ${lineText(c)}`, Rule.errorCodes);
         },
         () => undefined,
       );
@@ -108,27 +120,58 @@ export async function fuzzSession(session: Session, cases: readonly FuzzCase[], 
     const culprit = fresh ? await pinpoint(fresh, cases, from, lastSent) : undefined;
     const how = `the plugin exited (${session.exit?.signal ?? `code ${session.exit?.code}`}) during the fuzz (seed ${seed})`;
     const err = session.stderr.trim().split("\n").slice(-2).join(" / ").slice(0, 300);
-    if (culprit !== undefined) broke(`${how}; replayed alone, frame #${culprit} (${cases[culprit]!.label}) kills it:\n      sent: ${lineText(cases[culprit]!)}${err ? `\n      stderr: ${err}` : ""}`, Rule.keepReading);
+    if (culprit !== undefined)
+      broke(
+        `${how}; replayed alone, frame #${culprit} (${cases[culprit]!.label}) kills it:\n      sent: ${lineText(cases[culprit]!)}${err ? `\n      stderr: ${err}` : ""}`,
+        Rule.keepReading,
+      );
     else broke(`${how}, at or before frame #${lastSent}${err ? `\n      stderr: ${err}` : ""}`, Rule.keepReading);
   } else if (unanswered.size > 0) {
     const first = [...unanswered][0]!;
-    broke(`${unanswered.size} frame(s) with an id were never answered (seed ${seed}), e.g. frame #${first} (${cases[first]!.label}): ${lineText(cases[first]!)}`, Rule.reply);
+    broke(
+      `${unanswered.size} frame(s) with an id were never answered (seed ${seed}), e.g. frame #${first} (${cases[first]!.label}): ${lineText(cases[first]!)}`,
+      Rule.reply,
+    );
   }
   const nulls = [...session.nullIdCodes.values()].reduce((a, b) => a + b, 0);
   const want = session.alive ? expectedNull : Math.min(expectedNull, nulls);
   const example = () => session.strays.find((s) => s.kind === "null-id");
-  if (nulls > want) broke(`${nulls} answer(s) with id null for ${want} line(s) that warrant one: the rest answer notifications or requests that had an id (seed ${seed}), e.g. ${show(example()?.frame, 160)}`, Rule.noNotificationReply);
-  else if (nulls < want) advised(`${want - nulls} of ${want} line(s) that are not requests (bad JSON, not an object, a bad id) got no answer with id null (seed ${seed})`, Rule.errorCodes);
+  if (nulls > want)
+    broke(
+      `${nulls} answer(s) with id null for ${want} line(s) that warrant one: the rest answer notifications or requests that had an id (seed ${seed}), e.g. ${show(example()?.frame, 160)}`,
+      Rule.noNotificationReply,
+    );
+  else if (nulls < want)
+    advised(
+      `${want - nulls} of ${want} line(s) that are not requests (bad JSON, not an object, a bad id) got no answer with id null (seed ${seed})`,
+      Rule.errorCodes,
+    );
   const wrongIds = session.strays.filter((s) => s.kind !== "null-id");
-  if (wrongIds.length) broke(`${session.strayCount - nulls} answer(s) carry no id or an id nobody sent, e.g. ${describeStray(wrongIds[0]!)}`, Rule.responseId);
-  if (session.noiseCount) broke(`stdout carried ${session.noiseCount} line(s) that are not JSON-RPC frames, e.g. ${JSON.stringify(session.noise[0]!.line.slice(0, 120))}`, Rule.stdoutFrames);
-  return { frames: lastSent + 1, ms, framesPerSecond: Math.round(((lastSent + 1) / ms) * 1000), failures, warnings, findings };
+  if (wrongIds.length)
+    broke(
+      `${session.strayCount - nulls} answer(s) carry no id or an id nobody sent, e.g. ${describeStray(wrongIds[0]!)}`,
+      Rule.responseId,
+    );
+  if (session.noiseCount)
+    broke(
+      `stdout carried ${session.noiseCount} line(s) that are not JSON-RPC frames, e.g. ${JSON.stringify(session.noise[0]!.line.slice(0, 120))}`,
+      Rule.stdoutFrames,
+    );
+  return {
+    frames: lastSent + 1,
+    ms,
+    framesPerSecond: Math.round(((lastSent + 1) / ms) * 1000),
+    failures,
+    warnings,
+    findings,
+  };
 }
 
 export function fuzzCheck(count: number, seed: number): Check {
   return {
     id: FUZZ_CHECK_ID,
-    description: "malformed and mutated frames (seeded) each get the right answer; the plugin never crashes or prints a non-JSON line",
+    description:
+      "malformed and mutated frames (seeded) each get the right answer; the plugin never crashes or prints a non-JSON line",
     rule: "SPEC JSON-RPC errors and Transport: -32700 / -32600 with id null, -32601, -32602, no reply to notifications, stdout frames only",
     needs: ["alive"],
     async run(ctx: CheckContext) {
@@ -139,10 +182,14 @@ export function fuzzCheck(count: number, seed: number): Check {
         // As the host does before any invoke (a v1 plugin answers -32601 and stays on v1).
         await session.initialize();
       } catch (error) {
-        if (error instanceof PluginExited) return { status: "fail", message: `${error.message}${frames(session)}`, rule: Rule.keepReading };
+        if (error instanceof PluginExited)
+          return { status: "fail", message: `${error.message}${frames(session)}`, rule: Rule.keepReading };
       }
       const stats = await fuzzSession(session, cases, seed, () => ctx.session({ maxRecords: 50 }));
-      return stats.findings.outcome(`${stats.frames} frames, ${stats.framesPerSecond} frames/s, seed ${seed}`, `\n  reproduce with --fuzz ${count} --seed ${seed}`);
+      return stats.findings.outcome(
+        `${stats.frames} frames, ${stats.framesPerSecond} frames/s, seed ${seed}`,
+        `\n  reproduce with --fuzz ${count} --seed ${seed}`,
+      );
     },
   };
 }

@@ -14,7 +14,12 @@ const LATE_DESCRIBE_MS = 25_000;
 /** After the first answer, how long the plugin must stay up before the second request. */
 const ALIVE_PAUSE_MS = 200;
 
-async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, shared: Pick<Shared, "sessions">, waits: Waits): Promise<ProbeResult> {
+async function runProbe(
+  launch: LaunchSpec,
+  env: NodeJS.ProcessEnv | undefined,
+  shared: Pick<Shared, "sessions">,
+  waits: Waits,
+): Promise<ProbeResult> {
   const session = new Session(launch, { env: env ?? {} });
   shared.sessions.push({ check: "describe", session });
   const promise = session.call("describe");
@@ -27,29 +32,46 @@ async function runProbe(launch: LaunchSpec, env: NodeJS.ProcessEnv | undefined, 
       timedOut = true;
       r = await within(promise, LATE_DESCRIBE_MS);
     }
-    describe = r === TIMED_OUT ? { timedOut: true, error: `no answer within ${(waits.describeMs + LATE_DESCRIBE_MS) / 1000} s` } : { frame: r.frame, ms: r.ms, timedOut, ...(r.file && { file: r.file }) };
+    describe =
+      r === TIMED_OUT
+        ? { timedOut: true, error: `no answer within ${(waits.describeMs + LATE_DESCRIBE_MS) / 1000} s` }
+        : { frame: r.frame, ms: r.ms, timedOut, ...(r.file && { file: r.file }) };
   } catch (error) {
     if (error instanceof PluginExited && error.spawnError) {
-      throw new ExecutaError(`cannot start the plugin (${launch.command}): ${error.spawnError.message}`, { hint: "check the command, or pass it after --: executa test -- <command> [args]" });
+      throw new ExecutaError(`cannot start the plugin (${launch.command}): ${error.spawnError.message}`, {
+        hint: "check the command, or pass it after --: executa test -- <command> [args]",
+      });
     }
     const said = errorLine(session.stderr);
-    describe = { timedOut: false, error: `${(error as Error).message} before answering${said ? ` (stderr: ${said.slice(0, 300)})` : ""}` };
+    describe = {
+      timedOut: false,
+      error: `${(error as Error).message} before answering${said ? ` (stderr: ${said.slice(0, 300)})` : ""}`,
+    };
   }
   const result = describe.file?.error ? undefined : describe.frame?.result;
   const manifest = result && typeof result === "object" && !Array.isArray(result) ? (result as Manifest) : undefined;
   let alive: ProbeResult["alive"];
   if (!describe.frame) {
-    alive = { ok: false, message: `describe never answered, so staying alive after a response could not be seen: ${describe.error}` };
+    alive = {
+      ok: false,
+      message: `describe never answered, so staying alive after a response could not be seen: ${describe.error}`,
+    };
   } else {
     await new Promise((resolve) => setTimeout(resolve, ALIVE_PAUSE_MS));
     if (!session.alive) {
-      alive = { ok: false, message: `exited (${session.exit?.signal ?? `code ${session.exit?.code}`}) right after its first response; the Agent marks such a plugin Stopped and pays a cold start on every invoke${frames(session, 4)}` };
+      alive = {
+        ok: false,
+        message: `exited (${session.exit?.signal ?? `code ${session.exit?.code}`}) right after its first response; the Agent marks such a plugin Stopped and pays a cold start on every invoke${frames(session, 4)}`,
+      };
     } else {
       try {
         await session.request("executa.conformance/ping", undefined, waits.healthMs);
         alive = { ok: true };
       } catch (error) {
-        alive = { ok: false, message: `did not answer a second request: ${(error as Error).message}${frames(session, 4)}` };
+        alive = {
+          ok: false,
+          message: `did not answer a second request: ${(error as Error).message}${frames(session, 4)}`,
+        };
       }
     }
   }
@@ -65,11 +87,13 @@ function messageOf(outcome: Outcome, note: string): { message?: string } {
 function unmet(needs: readonly Prerequisite[], probe: ProbeResult): string | undefined {
   for (const need of needs) {
     if (need === "alive" && !probe.describe.frame) return "describe never answered (see describe)";
-    if (need === "alive" && !probe.alive.ok) return "the plugin does not stay alive after a response (see lifecycle.alive)";
+    if (need === "alive" && !probe.alive.ok)
+      return "the plugin does not stay alive after a response (see lifecycle.alive)";
     if ((need === "manifest" || need === "tools") && !probe.manifest) return "describe gave no manifest (see describe)";
     if (need === "tools") {
       const tools = probe.manifest?.tools;
-      if (!Array.isArray(tools) || !tools.some((t) => t && typeof t.name === "string")) return "the manifest has no tools (see describe)";
+      if (!Array.isArray(tools) || !tools.some((t) => t && typeof t.name === "string"))
+        return "the manifest has no tools (see describe)";
     }
   }
   return undefined;
@@ -77,26 +101,32 @@ function unmet(needs: readonly Prerequisite[], probe: ProbeResult): string | und
 
 function selected(all: readonly Check[], only?: string[], skipIds?: string[]): Check[] {
   const names = [...(only ?? []), ...(skipIds ?? [])];
-  const matchesId = (id: string, pattern: string) => id === pattern || id.startsWith(`${pattern}.`) || id.startsWith(`${pattern}/`);
+  const matchesId = (id: string, pattern: string) =>
+    id === pattern || id.startsWith(`${pattern}.`) || id.startsWith(`${pattern}/`);
   for (const name of names) {
     if (!all.some((c) => matchesId(c.id, name))) {
       throw new ExecutaError(`unknown check id: ${name}`, { hint: `check ids: ${all.map((c) => c.id).join(", ")}` });
     }
   }
-  return all.filter((c) => (!only?.length || only.some((o) => matchesId(c.id, o))) && !skipIds?.some((s) => matchesId(c.id, s)));
+  return all.filter(
+    (c) => (!only?.length || only.some((o) => matchesId(c.id, o))) && !skipIds?.some((s) => matchesId(c.id, s)),
+  );
 }
 
 async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 /** The checks a run with these options has, in report order. */
 export function suiteChecks(options: RunOptions, seed = 0): Check[] {
   const all: Check[] = [...CHECKS];
-  if (options.expectManifestText !== undefined) all.splice(1, 0, manifestTextCheck(options.expectManifestText, options.defaultManifestName));
+  if (options.expectManifestText !== undefined)
+    all.splice(1, 0, manifestTextCheck(options.expectManifestText, options.defaultManifestName));
   all.push(fuzzCheck(options.fuzz ?? 0, seed));
   if (options.fixtures) all.push(...fixtureChecks(options.fixtures, options.credentials));
   return all;
@@ -153,7 +183,11 @@ export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mo
       options.onResult?.(result);
     };
     await shared.probe.session.dispose();
-    await pool(checks.filter((c) => !c.last), options.concurrency ?? 4, runOne);
+    await pool(
+      checks.filter((c) => !c.last),
+      options.concurrency ?? 4,
+      runOne,
+    );
     for (const check of checks.filter((c) => c.last)) await runOne(check);
   } finally {
     await Promise.all(shared.sessions.map((s) => s.session.dispose()));

@@ -1,5 +1,4 @@
 /** The shapes of the conformance suite: a check, what it found, the report. */
-import type { LaunchSpec } from "../host/index.js";
 import type { CheckContext } from "./context.js";
 import type { RunProgress } from "./progress.js";
 
@@ -86,8 +85,6 @@ export interface RunOptions {
   /** Kept up to date as checks start, step through tools and finish (for a progress line). */
   progress?: RunProgress;
 }
-
-export type { LaunchSpec };
 
 export const pass = (note?: string): Outcome => ({ status: "pass", ...(note && { note }) });
 export const fail = (message: string, rule?: string): Outcome => ({ status: "fail", message, ...(rule && { rule }) });

@@ -4,7 +4,17 @@
  */
 import { isAbsolute } from "node:path";
 
-const MATCHERS = ["$any", "$string", "$number", "$integer", "$boolean", "$object", "$array", "$abspath", "$manifest"] as const;
+const MATCHERS = [
+  "$any",
+  "$string",
+  "$number",
+  "$integer",
+  "$boolean",
+  "$object",
+  "$array",
+  "$abspath",
+  "$manifest",
+] as const;
 const PATTERN_FORMS = ["$contains", "$match", "$range", "$repeat", "$within_ms_of_now", "$literal"] as const;
 const SEND_FORMS = ["$repeat", "$now_ms", "$literal"] as const;
 export const FILL = "$fill";
@@ -20,12 +30,15 @@ function formOf(value: Obj): string | undefined {
 /** Problems with a pattern (unknown `$` names, malformed forms), each with its JSON path. */
 export function checkPattern(pattern: unknown, path = "$"): string[] {
   if (typeof pattern === "string") {
-    return pattern.startsWith("$") && !(MATCHERS as readonly string[]).includes(pattern) ? [`${path}: unknown matcher ${JSON.stringify(pattern)} (use {"$literal": …} for a string that starts with $)`] : [];
+    return pattern.startsWith("$") && !(MATCHERS as readonly string[]).includes(pattern)
+      ? [`${path}: unknown matcher ${JSON.stringify(pattern)} (use {"$literal": …} for a string that starts with $)`]
+      : [];
   }
   if (Array.isArray(pattern)) return pattern.flatMap((p, i) => checkPattern(p, `${path}[${i}]`));
   if (!isObj(pattern)) return [];
   const form = formOf(pattern);
-  if (form === undefined) return Object.entries(pattern).flatMap(([k, p]) => (k === "$partial" ? [] : checkPattern(p, `${path}.${k}`)));
+  if (form === undefined)
+    return Object.entries(pattern).flatMap(([k, p]) => (k === "$partial" ? [] : checkPattern(p, `${path}.${k}`)));
   if (!(PATTERN_FORMS as readonly string[]).includes(form)) return [`${path}: unknown pattern form ${form}`];
   const arg = pattern[form];
   switch (form) {
@@ -34,9 +47,13 @@ export function checkPattern(pattern: unknown, path = "$"): string[] {
       return typeof arg === "string" ? [] : [`${path}: ${form} takes a string`];
     case "$range":
     case "$within_ms_of_now":
-      return Array.isArray(arg) && arg.length === 2 && arg.every((n) => typeof n === "number") ? [] : [`${path}: ${form} takes [low, high]`];
+      return Array.isArray(arg) && arg.length === 2 && arg.every((n) => typeof n === "number")
+        ? []
+        : [`${path}: ${form} takes [low, high]`];
     case "$repeat":
-      return typeof arg === "string" && Number.isInteger(pattern.count) ? [] : [`${path}: $repeat takes a string and an integer "count"`];
+      return typeof arg === "string" && Number.isInteger(pattern.count)
+        ? []
+        : [`${path}: $repeat takes a string and an integer "count"`];
     default:
       return [];
   }
@@ -45,13 +62,16 @@ export function checkPattern(pattern: unknown, path = "$"): string[] {
 /** Problems with a value to send (unknown `$` forms). */
 export function checkSendValue(value: unknown, path = "$"): string[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => checkSendValue(v, `${path}[${i}]`));
-  if (typeof value === "string") return value.startsWith("$") && value !== FILL ? [`${path}: unknown placeholder ${JSON.stringify(value)}`] : [];
+  if (typeof value === "string")
+    return value.startsWith("$") && value !== FILL ? [`${path}: unknown placeholder ${JSON.stringify(value)}`] : [];
   if (!isObj(value)) return [];
   const form = formOf(value);
   if (form === undefined) return Object.entries(value).flatMap(([k, v]) => checkSendValue(v, `${path}.${k}`));
   if (!(SEND_FORMS as readonly string[]).includes(form)) return [`${path}: unknown placeholder ${form}`];
-  if (form === "$repeat" && !(typeof value.$repeat === "string" && Number.isInteger(value.count))) return [`${path}: $repeat takes a string and an integer "count"`];
-  if (form === "$now_ms" && typeof value.$now_ms !== "number") return [`${path}: $now_ms takes a number of ms to add to now`];
+  if (form === "$repeat" && !(typeof value.$repeat === "string" && Number.isInteger(value.count)))
+    return [`${path}: $repeat takes a string and an integer "count"`];
+  if (form === "$now_ms" && typeof value.$now_ms !== "number")
+    return [`${path}: $now_ms takes a number of ms to add to now`];
   return [];
 }
 
@@ -107,7 +127,9 @@ export function mismatch(pattern: unknown, value: unknown, ctx: MatchContext = {
       case "$abspath":
         return typeof value === "string" && isAbsolute(value) ? undefined : fail("an absolute path");
       case "$manifest":
-        return JSON.stringify(value) === JSON.stringify(ctx.manifest) ? undefined : fail("the manifest exactly as committed (same keys, same order)");
+        return JSON.stringify(value) === JSON.stringify(ctx.manifest)
+          ? undefined
+          : fail("the manifest exactly as committed (same keys, same order)");
     }
   }
   if (Array.isArray(pattern)) {
@@ -145,9 +167,13 @@ function formMismatch(form: string, pattern: Obj, value: unknown, fail: (want: s
     case "$literal":
       return JSON.stringify(arg) === JSON.stringify(value) ? undefined : fail(show(arg));
     case "$contains":
-      return typeof value === "string" && value.includes(String(arg)) ? undefined : fail(`a string containing ${show(arg)}`);
+      return typeof value === "string" && value.includes(String(arg))
+        ? undefined
+        : fail(`a string containing ${show(arg)}`);
     case "$match":
-      return typeof value === "string" && new RegExp(String(arg), "u").test(value) ? undefined : fail(`a string matching /${String(arg)}/`);
+      return typeof value === "string" && new RegExp(String(arg), "u").test(value)
+        ? undefined
+        : fail(`a string matching /${String(arg)}/`);
     case "$range": {
       const [lo, hi] = arg as [number, number];
       return typeof value === "number" && value >= lo && value <= hi ? undefined : fail(`a number in [${lo}, ${hi}]`);

@@ -9,7 +9,17 @@ import { closeSync, openSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { makeTempDir, removeNow } from "../common/cleanup.js";
-import { isFileTransportPointer, MockHost, Session, TIMED_OUT, within, type ActiveInvoke, type Answer, type LaunchSpec, type ReverseContext } from "../host/index.js";
+import {
+  isFileTransportPointer,
+  MockHost,
+  Session,
+  TIMED_OUT,
+  within,
+  type ActiveInvoke,
+  type Answer,
+  type LaunchSpec,
+  type ReverseContext,
+} from "../host/index.js";
 import { expandSendValue, mismatch, serialiseFrame, unorderedMismatch, type MatchContext } from "./vector-match.js";
 import type { HostRule, RawPart, Step, Vector } from "./vectors.js";
 
@@ -75,13 +85,23 @@ class ScriptedHost extends MockHost {
 }
 
 function rawBytes(parts: RawPart[]): Buffer {
-  return Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : "hex" in p ? Buffer.from(p.hex, "hex") : Buffer.alloc(p.bytes, Buffer.from(p.repeat)))));
+  return Buffer.concat(
+    parts.map((p) =>
+      typeof p === "string"
+        ? Buffer.from(p)
+        : "hex" in p
+          ? Buffer.from(p.hex, "hex")
+          : Buffer.alloc(p.bytes, Buffer.from(p.repeat)),
+    ),
+  );
 }
 
 function listFiles(dir: string | undefined): string[] {
   if (!dir) return [];
   try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => e.name);
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => !e.isDirectory())
+      .map((e) => e.name);
   } catch {
     return [];
   }
@@ -110,14 +130,22 @@ class VectorPlugin {
     let here = launch;
     if (setup?.tmpdir === "relative") {
       // Started inside its private temp folder, which it is told is ".".
-      here = { ...launch, command: "/bin/sh", args: ["-c", 'cd "$TMPDIR" && TMPDIR=. TEMP=. TMP=. exec "$0" "$@"', launch.command, ...launch.args] };
+      here = {
+        ...launch,
+        command: "/bin/sh",
+        args: ["-c", 'cd "$TMPDIR" && TMPDIR=. TEMP=. TMP=. exec "$0" "$@"', launch.command, ...launch.args],
+      };
     } else if (setup?.tmpdir === "unwritable") {
       closeSync(openSync(join(this.scratch, "a-file"), "w"));
       env.TMPDIR = env.TEMP = env.TMP = join(this.scratch, "a-file", "tmp"); // under a file: nothing can be created there
     }
     if (setup?.file_size_limit !== undefined) {
       const blocks = Math.max(1, Math.floor(setup.file_size_limit / 512));
-      here = { ...here, command: "/bin/sh", args: ["-c", `ulimit -f ${blocks} && exec "$0" "$@"`, here.command, ...here.args] };
+      here = {
+        ...here,
+        command: "/bin/sh",
+        args: ["-c", `ulimit -f ${blocks} && exec "$0" "$@"`, here.command, ...here.args],
+      };
     }
     this.host = new ScriptedHost(this.active);
     this.session = new Session(here, {
@@ -153,7 +181,8 @@ class VectorPlugin {
     let mode: number | undefined;
     try {
       // Only files in a temp folder are looked at; the session reads (and deletes) the file right after.
-      if (isAbsolute(path) && (resolve(path).startsWith(tmpdir()) || resolve(path).startsWith(this.scratch))) mode = statSync(path).mode & 0o777;
+      if (isAbsolute(path) && (resolve(path).startsWith(tmpdir()) || resolve(path).startsWith(this.scratch)))
+        mode = statSync(path).mode & 0o777;
     } catch {
       // the host's read reports it
     }
@@ -164,8 +193,16 @@ class VectorPlugin {
     const deadline = performance.now() + 10_000 * this.scale;
     for (;;) {
       const read = this.session.fileTransports.find((f) => f.path === path);
-      if (read) return { frame: read.frame ?? {}, via: "file", pointer, ...(mode !== undefined && { mode }), ...(read.error && { fileError: read.error }) };
-      if (performance.now() > deadline) return { frame: {}, via: "file", pointer, fileError: "the host never finished reading the file" };
+      if (read)
+        return {
+          frame: read.frame ?? {},
+          via: "file",
+          pointer,
+          ...(mode !== undefined && { mode }),
+          ...(read.error && { fileError: read.error }),
+        };
+      if (performance.now() > deadline)
+        return { frame: {}, via: "file", pointer, fileError: "the host never finished reading the file" };
       await sleep(5);
     }
   }
@@ -190,7 +227,8 @@ class VectorPlugin {
     if (stdin.writableEnded || stdin.destroyed) throw new Failure("stdin is already closed");
     if (id === undefined) stdin.write(bytes);
     else this.session.callRaw(bytes, id).catch(() => undefined); // the answer is checked from the frames seen
-    if ((await within(this.session.drained(), 20_000 * this.scale)) === TIMED_OUT) throw new Failure("the plugin stopped reading stdin for 20 s");
+    if ((await within(this.session.drained(), 20_000 * this.scale)) === TIMED_OUT)
+      throw new Failure("the plugin stopped reading stdin for 20 s");
     this.mark = this.session.now();
   }
 
@@ -198,14 +236,29 @@ class VectorPlugin {
     const session = this.session;
     if ("send" in step) {
       const value = expandSendValue(step.send);
-      if (isObj(value) && value.method === "invoke" && isObj(value.params) && isObj(value.params.context) && typeof value.params.context.invoke_id === "string") {
+      if (
+        isObj(value) &&
+        value.method === "invoke" &&
+        isObj(value.params) &&
+        isObj(value.params.context) &&
+        typeof value.params.context.invoke_id === "string"
+      ) {
         const invokeId = value.params.context.invoke_id;
-        this.active.set(invokeId, { invokeId, tool: String(value.params.tool), requestId: value.id as string | number, deadlineMs: Date.now() + 60_000 });
+        this.active.set(invokeId, {
+          invokeId,
+          tool: String(value.params.tool),
+          requestId: value.id as string | number,
+          deadlineMs: Date.now() + 60_000,
+        });
       }
       const body = serialiseFrame(value, step.bytes);
       const shown = body.length > 300 ? `${body.subarray(0, 300).toString()}… (${body.length} bytes)` : body.toString();
       const id = isObj(value) ? value.id : undefined;
-      if ((step.eol ?? "\n") === "\n" && "method" in (value as object) && (typeof id === "string" || typeof id === "number")) {
+      if (
+        (step.eol ?? "\n") === "\n" &&
+        "method" in (value as object) &&
+        (typeof id === "string" || typeof id === "number")
+      ) {
         // A request the host waits for: the session reads its file transport, as the Agent does.
         await this.write(body, shown, id);
       } else {
@@ -213,12 +266,22 @@ class VectorPlugin {
       }
     } else if ("send_raw" in step) {
       const bytes = rawBytes(step.send_raw);
-      await this.write(bytes, JSON.stringify(bytes.subarray(0, 300).toString("latin1")) + (bytes.length > 300 ? ` (${bytes.length} bytes)` : ""));
+      await this.write(
+        bytes,
+        JSON.stringify(bytes.subarray(0, 300).toString("latin1")) +
+          (bytes.length > 300 ? ` (${bytes.length} bytes)` : ""),
+      );
     } else if ("expect" in step) {
       const got = await this.next(step.within_ms ?? 5000);
-      if (!got) throw new Failure(`${where}: no frame within ${(step.within_ms ?? 5000) * this.scale} ms; want ${brief(JSON.stringify(step.expect))}`);
+      if (!got)
+        throw new Failure(
+          `${where}: no frame within ${(step.within_ms ?? 5000) * this.scale} ms; want ${brief(JSON.stringify(step.expect))}`,
+        );
       const want = step.via ?? "inline";
-      if (got.via !== want) throw new Failure(`${where}: the answer came ${got.via === "file" ? "by file transport" : "inline"}, want ${want}`);
+      if (got.via !== want)
+        throw new Failure(
+          `${where}: the answer came ${got.via === "file" ? "by file transport" : "inline"}, want ${want}`,
+        );
       if (got.via === "file") checkFile(got, where);
       const m = mismatch(step.expect, got.frame, this.ctx);
       if (m) throw new Failure(`${where}: ${m}`);
@@ -226,16 +289,26 @@ class VectorPlugin {
       const frames: Received[] = [];
       for (let i = 0; i < step.expect_unordered.length; i++) {
         const got = await this.next(step.within_ms ?? 5000);
-        if (!got) throw new Failure(`${where}: ${frames.length} of ${step.expect_unordered.length} frames within ${(step.within_ms ?? 5000) * this.scale} ms`);
+        if (!got)
+          throw new Failure(
+            `${where}: ${frames.length} of ${step.expect_unordered.length} frames within ${(step.within_ms ?? 5000) * this.scale} ms`,
+          );
         if (got.via === "file") throw new Failure(`${where}: an answer came by file transport`);
         frames.push(got);
       }
-      const m = unorderedMismatch(step.expect_unordered, frames.map((f) => f.frame), this.ctx);
+      const m = unorderedMismatch(
+        step.expect_unordered,
+        frames.map((f) => f.frame),
+        this.ctx,
+      );
       if (m) throw new Failure(`${where}: ${m}`);
     } else if ("expect_silence_ms" in step) {
       const before = this.received.length;
       await sleep(step.expect_silence_ms * this.scale);
-      if (this.received.length > before) throw new Failure(`${where}: want no frame for ${step.expect_silence_ms} ms, got ${brief(JSON.stringify((await this.received[before])!.frame))}`);
+      if (this.received.length > before)
+        throw new Failure(
+          `${where}: want no frame for ${step.expect_silence_ms} ms, got ${brief(JSON.stringify((await this.received[before])!.frame))}`,
+        );
     } else if ("close_stdin" in step) {
       this.log.push("-> (stdin closed)");
       session.closeStdin();
@@ -256,11 +329,19 @@ class VectorPlugin {
       const until = this.mark + within_ms * this.scale + 200;
       while (!session.exit && !session.spawnError && session.now() < until) await sleep(10);
       const exit = session.exit;
-      if (!exit) throw new Failure(`${where}: still running ${within_ms * this.scale} ms after the last frame, signal or EOF`);
+      if (!exit)
+        throw new Failure(`${where}: still running ${within_ms * this.scale} ms after the last frame, signal or EOF`);
       const took = exit.t - this.mark;
-      if (exit.code !== code) throw new Failure(`${where}: exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}, want code ${code}`);
-      if (took > within_ms * this.scale) throw new Failure(`${where}: exited ${Math.round(took)} ms after the last frame, signal or EOF, want within ${within_ms * this.scale} ms`);
-      if (after_ms !== undefined && took < after_ms) throw new Failure(`${where}: exited after ${Math.round(took)} ms, want not before ${after_ms} ms`);
+      if (exit.code !== code)
+        throw new Failure(
+          `${where}: exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}, want code ${code}`,
+        );
+      if (took > within_ms * this.scale)
+        throw new Failure(
+          `${where}: exited ${Math.round(took)} ms after the last frame, signal or EOF, want within ${within_ms * this.scale} ms`,
+        );
+      if (after_ms !== undefined && took < after_ms)
+        throw new Failure(`${where}: exited after ${Math.round(took)} ms, want not before ${after_ms} ms`);
     }
   }
 
@@ -271,17 +352,25 @@ class VectorPlugin {
     const noiseBefore = this.session.noiseCount;
     let failure: string | undefined;
     try {
-      if (this.received.length > this.taken) throw new Failure(`a frame nobody asked for, before the vector began: ${brief(JSON.stringify((await this.received[this.taken])!.frame))}`);
+      if (this.received.length > this.taken)
+        throw new Failure(
+          `a frame nobody asked for, before the vector began: ${brief(JSON.stringify((await this.received[this.taken])!.frame))}`,
+        );
       for (const [i, step] of vector.steps.entries()) await this.step(step, `step ${i + 1}`);
       const expectsExit = vector.steps.some((s) => "expect_exit" in s);
       if (!expectsExit && !this.session.alive) {
-        throw new Failure(`the plugin exited (${this.session.exit?.signal ?? `code ${this.session.exit?.code}`}) and the vector expects it to run on`);
+        throw new Failure(
+          `the plugin exited (${this.session.exit?.signal ?? `code ${this.session.exit?.code}`}) and the vector expects it to run on`,
+        );
       }
       if (!vector.ignore_rest && this.received.length > this.taken) {
         throw new Failure(`an unexpected frame: ${brief(JSON.stringify((await this.received[this.taken])!.frame))}`);
       }
       const noise = this.session.noiseCount > noiseBefore ? this.session.noise.at(-1) : undefined;
-      if (noise) throw new Failure(`stdout carried something that is not a frame: ${brief(JSON.stringify(noise.line))} (${noise.why})`);
+      if (noise)
+        throw new Failure(
+          `stdout carried something that is not a frame: ${brief(JSON.stringify(noise.line))} (${noise.why})`,
+        );
       await this.session.settled();
       const left = listFiles(this.tmpToCheck);
       if (left.length > 0) throw new Failure(`files left in the temp folder: ${left.join(", ")}`);
@@ -305,21 +394,35 @@ class VectorPlugin {
 function checkFile(got: Received, where: string): void {
   const path = String(got.pointer!.__file_transport);
   const pointerKeys = Object.keys(got.pointer!).sort().join(",");
-  if (pointerKeys !== "__file_transport,id,jsonrpc") throw new Failure(`${where}: the pointer frame has keys ${pointerKeys}`);
+  if (pointerKeys !== "__file_transport,id,jsonrpc")
+    throw new Failure(`${where}: the pointer frame has keys ${pointerKeys}`);
   if (!isAbsolute(path)) throw new Failure(`${where}: the file-transport path ${JSON.stringify(path)} is not absolute`);
   if (!FILE_NAME.test(path)) throw new Failure(`${where}: the file ${path} is not named executa-resp-<32 hex>.json`);
   if (got.fileError) throw new Failure(`${where}: the host could not read ${path}: ${got.fileError}`);
-  if (got.mode !== undefined && process.platform !== "win32" && got.mode !== 0o600) throw new Failure(`${where}: the file's mode is ${got.mode.toString(8)}, want 600`);
-  if (got.frame.id !== got.pointer!.id) throw new Failure(`${where}: the file's id ${JSON.stringify(got.frame.id)} differs from the pointer's ${JSON.stringify(got.pointer!.id)}`);
+  if (got.mode !== undefined && process.platform !== "win32" && got.mode !== 0o600)
+    throw new Failure(`${where}: the file's mode is ${got.mode.toString(8)}, want 600`);
+  if (got.frame.id !== got.pointer!.id)
+    throw new Failure(
+      `${where}: the file's id ${JSON.stringify(got.frame.id)} differs from the pointer's ${JSON.stringify(got.pointer!.id)}`,
+    );
 }
 
 /** Starts a plugin for one vector, plays it, and stops the plugin. */
-export async function runVector(vector: Vector, launch: LaunchSpec, options: RunVectorOptions = {}): Promise<VectorResult> {
+export async function runVector(
+  vector: Vector,
+  launch: LaunchSpec,
+  options: RunVectorOptions = {},
+): Promise<VectorResult> {
   const started = performance.now();
   const plugin = new VectorPlugin(launch, vector, options);
   try {
     const failure = await plugin.play(vector);
-    return { id: vector.id, ok: failure === undefined, ...(failure !== undefined && { failure }), ms: Math.round(performance.now() - started) };
+    return {
+      id: vector.id,
+      ok: failure === undefined,
+      ...(failure !== undefined && { failure }),
+      ms: Math.round(performance.now() - started),
+    };
   } finally {
     await plugin.close();
   }
@@ -329,7 +432,11 @@ export async function runVector(vector: Vector, launch: LaunchSpec, options: Run
  * Plays many vectors, `concurrency` at a time. Shareable vectors (see isShareable) run one after
  * the other on a plugin per worker, which is restarted after a failure; the others get a plugin each.
  */
-export async function runVectors(vectors: Vector[], launch: LaunchSpec, options: RunVectorOptions & { concurrency?: number } = {}): Promise<Map<string, VectorResult>> {
+export async function runVectors(
+  vectors: Vector[],
+  launch: LaunchSpec,
+  options: RunVectorOptions & { concurrency?: number } = {},
+): Promise<Map<string, VectorResult>> {
   const results = new Map<string, VectorResult>();
   const queue = [...vectors];
   const worker = async () => {
@@ -343,7 +450,12 @@ export async function runVectors(vectors: Vector[], launch: LaunchSpec, options:
         const started = performance.now();
         shared ??= new VectorPlugin(launch, undefined, options);
         const failure = await shared.play(vector);
-        results.set(vector.id, { id: vector.id, ok: failure === undefined, ...(failure !== undefined && { failure }), ms: Math.round(performance.now() - started) });
+        results.set(vector.id, {
+          id: vector.id,
+          ok: failure === undefined,
+          ...(failure !== undefined && { failure }),
+          ms: Math.round(performance.now() - started),
+        });
         if (failure !== undefined) {
           await shared.close();
           shared = undefined;

@@ -6,19 +6,43 @@
 import { readFileSync } from "node:fs";
 import { checkPattern, checkSendValue } from "./vector-match.js";
 
-export { isShareable, runVector, runVectors, type RunVectorOptions, type VectorResult } from "./vector-runner.js";
-export { mismatch, unorderedMismatch } from "./vector-match.js";
+export { runVectors, type VectorResult } from "./vector-runner.js";
 
 /** The rows of the contract a vector belongs to. */
 export const ROWS = [
-  "framing", "requests", "ids", "methods", "validation", "envelopes", "concurrency", "context", "reverse", "results", "stdout", "stopping",
+  "framing",
+  "requests",
+  "ids",
+  "methods",
+  "validation",
+  "envelopes",
+  "concurrency",
+  "context",
+  "reverse",
+  "results",
+  "stdout",
+  "stopping",
 ] as const;
 export type Row = (typeof ROWS)[number];
 
 /** The fixed test-only tool set every language's test plugin implements (see the contract). */
 export const TEST_TOOLS = [
-  "echo", "nothing", "fail", "nan", "slow", "slow_async", "big", "size", "credential", "context",
-  "sample", "storage", "host_call", "print", "lone_surrogate", "service",
+  "echo",
+  "nothing",
+  "fail",
+  "nan",
+  "slow",
+  "slow_async",
+  "big",
+  "size",
+  "credential",
+  "context",
+  "sample",
+  "storage",
+  "host_call",
+  "print",
+  "lone_surrogate",
+  "service",
 ] as const;
 export type TestTool = (typeof TEST_TOOLS)[number];
 
@@ -86,7 +110,21 @@ const STEP_KEYS: Record<string, readonly string[]> = {
   resume_stdout: [],
   expect_exit: [],
 };
-const VECTOR_KEYS = ["id", "row", "title", "tools", "steps", "env", "capabilities", "host", "tmpdir", "file_size_limit", "ignore_rest", "posix", "fresh"];
+const VECTOR_KEYS = [
+  "id",
+  "row",
+  "title",
+  "tools",
+  "steps",
+  "env",
+  "capabilities",
+  "host",
+  "tmpdir",
+  "file_size_limit",
+  "ignore_rest",
+  "posix",
+  "fresh",
+];
 
 export class VectorFileError extends Error {}
 
@@ -98,7 +136,14 @@ function checkRaw(part: unknown, path: string): string[] {
   if (isObj(part) && typeof part.hex === "string" && Object.keys(part).length === 1) {
     return /^(?:[0-9a-f]{2})*$/i.test(part.hex) ? [] : [`${path}: hex must be pairs of hex digits`];
   }
-  if (isObj(part) && typeof part.repeat === "string" && part.repeat !== "" && isCount(part.bytes) && Object.keys(part).length === 2) return [];
+  if (
+    isObj(part) &&
+    typeof part.repeat === "string" &&
+    part.repeat !== "" &&
+    isCount(part.bytes) &&
+    Object.keys(part).length === 2
+  )
+    return [];
   return [`${path}: a raw part is a string, {"hex": "…"} or {"repeat": "…", "bytes": n}`];
 }
 
@@ -116,10 +161,12 @@ function checkStep(step: unknown, path: string): string[] {
     case "send":
       problems.push(...checkSendValue(arg, `${path}.send`));
       if (step.bytes !== undefined) need(isCount(step.bytes), "bytes is a byte count");
-      if (step.eol !== undefined) need(typeof step.eol === "string" && /^\r?\n?$/.test(step.eol), 'eol is "\\n", "\\r\\n" or ""');
+      if (step.eol !== undefined)
+        need(typeof step.eol === "string" && /^\r?\n?$/.test(step.eol), 'eol is "\\n", "\\r\\n" or ""');
       break;
     case "send_raw":
-      if (need(Array.isArray(arg), "takes a list of raw parts")) (arg as unknown[]).forEach((p, i) => problems.push(...checkRaw(p, `${path}.send_raw[${i}]`)));
+      if (need(Array.isArray(arg), "takes a list of raw parts"))
+        (arg as unknown[]).forEach((p, i) => problems.push(...checkRaw(p, `${path}.send_raw[${i}]`)));
       break;
     case "expect":
       problems.push(...checkPattern(arg, `${path}.expect`));
@@ -131,7 +178,13 @@ function checkStep(step: unknown, path: string): string[] {
       }
       break;
     case "expect_exit":
-      need(isObj(arg) && Number.isInteger(arg.code) && isCount(arg.within_ms) && (arg.after_ms === undefined || isCount(arg.after_ms)), "takes {code, within_ms, after_ms?}");
+      need(
+        isObj(arg) &&
+          Number.isInteger(arg.code) &&
+          isCount(arg.within_ms) &&
+          (arg.after_ms === undefined || isCount(arg.after_ms)),
+        "takes {code, within_ms, after_ms?}",
+      );
       break;
     case "signal":
       need(arg === "SIGTERM" || arg === "SIGINT" || arg === "SIGHUP", "is SIGTERM, SIGINT or SIGHUP");
@@ -143,7 +196,7 @@ function checkStep(step: unknown, path: string): string[] {
     default:
       need(arg === true, "takes true");
   }
-  if ((step.within_ms !== undefined && !isCount(step.within_ms))) problems.push(`${path}: within_ms is a number of ms`);
+  if (step.within_ms !== undefined && !isCount(step.within_ms)) problems.push(`${path}: within_ms is a number of ms`);
   return problems;
 }
 
@@ -152,18 +205,30 @@ function checkVector(v: Record<string, unknown>, knownTools: readonly string[]):
   const need = (ok: boolean, what: string) => ok || problems.push(what);
   const extra = Object.keys(v).filter((k) => !VECTOR_KEYS.includes(k));
   need(extra.length === 0, `unknown key ${extra.join(", ")} (a vector has ${VECTOR_KEYS.join(", ")})`);
-  need(typeof v.id === "string" && /^[a-z0-9-]+\.[a-z0-9.-]+$/.test(v.id), 'id is "<row>.<name>" in lowercase, digits and -');
+  need(
+    typeof v.id === "string" && /^[a-z0-9-]+\.[a-z0-9.-]+$/.test(v.id),
+    'id is "<row>.<name>" in lowercase, digits and -',
+  );
   need((ROWS as readonly string[]).includes(v.row as string), `row is one of ${ROWS.join(", ")}`);
   need(typeof v.id !== "string" || v.id.startsWith(`${String(v.row)}.`), "id starts with its row");
   need(typeof v.title === "string" && v.title.length > 0, "title is a sentence");
   if (need(Array.isArray(v.tools), "tools is a list (empty when the vector needs none)")) {
-    for (const t of v.tools as unknown[]) need(knownTools.includes(t as string), `tool ${JSON.stringify(t)} is not in the test tool set (${knownTools.join(", ")})`);
+    for (const t of v.tools as unknown[])
+      need(
+        knownTools.includes(t as string),
+        `tool ${JSON.stringify(t)} is not in the test tool set (${knownTools.join(", ")})`,
+      );
   }
   if (need(Array.isArray(v.steps) && v.steps.length > 0, "steps is a non-empty list")) {
     (v.steps as unknown[]).forEach((s, i) => problems.push(...checkStep(s, `steps[${i}]`)));
   }
-  if (v.env !== undefined) need(isObj(v.env) && Object.values(v.env).every((x) => typeof x === "string"), "env maps names to strings");
-  if (v.capabilities !== undefined) need(Array.isArray(v.capabilities) && v.capabilities.every((x) => typeof x === "string"), "capabilities is a list of strings");
+  if (v.env !== undefined)
+    need(isObj(v.env) && Object.values(v.env).every((x) => typeof x === "string"), "env maps names to strings");
+  if (v.capabilities !== undefined)
+    need(
+      Array.isArray(v.capabilities) && v.capabilities.every((x) => typeof x === "string"),
+      "capabilities is a list of strings",
+    );
   if (v.host !== undefined) {
     const answers = (r: Record<string, unknown>) => ["result", "error", "reply"].filter((k) => k in r).length === 1 && (!("reply" in r) || isObj(r.reply));
     const ok = Array.isArray(v.host) && v.host.every((r) => isObj(r) && typeof r.method === "string" && answers(r));
@@ -171,9 +236,12 @@ function checkVector(v: Record<string, unknown>, knownTools: readonly string[]):
       (v.host as Record<string, unknown>[]).forEach((r, i) => r.params !== undefined && problems.push(...checkPattern(r.params, `host[${i}].params`)));
     }
   }
-  if (v.tmpdir !== undefined) need(v.tmpdir === "relative" || v.tmpdir === "unwritable", 'tmpdir is "relative" or "unwritable"');
-  if (v.file_size_limit !== undefined) need(isCount(v.file_size_limit) && v.posix === true, "file_size_limit is a byte count, and needs posix: true");
-  for (const flag of ["ignore_rest", "posix", "fresh"]) if (v[flag] !== undefined) need(typeof v[flag] === "boolean", `${flag} is true or false`);
+  if (v.tmpdir !== undefined)
+    need(v.tmpdir === "relative" || v.tmpdir === "unwritable", 'tmpdir is "relative" or "unwritable"');
+  if (v.file_size_limit !== undefined)
+    need(isCount(v.file_size_limit) && v.posix === true, "file_size_limit is a byte count, and needs posix: true");
+  for (const flag of ["ignore_rest", "posix", "fresh"])
+    if (v[flag] !== undefined) need(typeof v[flag] === "boolean", `${flag} is true or false`);
   return problems;
 }
 

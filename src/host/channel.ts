@@ -5,8 +5,20 @@
  * plugin's whole process group. (Session adds the Executa methods on top.)
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { FILE_TRANSPORT_KEY, MAX_FRAME_BYTES, PROGRESS_METHOD, RpcError, Timeouts, type Json } from "../protocol/index.js";
-import { isFileTransportPointer, readFileTransport, type FileTransportRead, type TransportFolder } from "./file-transport.js";
+import {
+  FILE_TRANSPORT_KEY,
+  MAX_FRAME_BYTES,
+  PROGRESS_METHOD,
+  RpcError,
+  Timeouts,
+  type Json,
+} from "../protocol/index.js";
+import {
+  isFileTransportPointer,
+  readFileTransport,
+  type FileTransportRead,
+  type TransportFolder,
+} from "./file-transport.js";
 import type { LaunchSpec } from "./launch.js";
 import { LineSplitter, type OversizeLine } from "./lines.js";
 import { MockHost, type ActiveInvoke } from "./mock/index.js";
@@ -17,8 +29,18 @@ import { BoundedList } from "./record-log.js";
 import { isOverResultLimit, resultTooLarge } from "./result-limit.js";
 import { filesIn, inheritedTempFolder, privateTempFolder, removeTempFolder } from "./temp-folder.js";
 import {
-  PluginExited, RpcTimeout, TIMED_OUT, within,
-  type Direction, type ExitInfo, type FrameRecord, type Noise, type Response, type ReverseExchange, type SessionOptions, type Stray,
+  PluginExited,
+  RpcTimeout,
+  TIMED_OUT,
+  within,
+  type Direction,
+  type ExitInfo,
+  type FrameRecord,
+  type Noise,
+  type Response,
+  type ReverseExchange,
+  type SessionOptions,
+  type Stray,
 } from "./session-types.js";
 
 /** An invoke answered in a way the platform cannot carry: over its 4 MiB result limit, or by file transport. */
@@ -58,7 +80,11 @@ const ownCopy = (text: string) => Buffer.from(text, "utf8").toString("utf8");
 /** What is worth keeping of a big stray answer: its id and error code. */
 function stub(f: Record<string, unknown>, bytes: number): Record<string, unknown> {
   const code = (f.error as { code?: unknown } | undefined)?.code;
-  return { jsonrpc: f.jsonrpc, id: typeof f.id === "string" ? ownCopy(f.id.slice(0, 200)) : f.id, ...(typeof code === "number" && { error: { code, message: `(a ${bytes}-byte answer, not kept)` } }) };
+  return {
+    jsonrpc: f.jsonrpc,
+    id: typeof f.id === "string" ? ownCopy(f.id.slice(0, 200)) : f.id,
+    ...(typeof code === "number" && { error: { code, message: `(a ${bytes}-byte answer, not kept)` } }),
+  };
 }
 
 export class PluginChannel {
@@ -112,14 +138,24 @@ export class PluginChannel {
   private transportsInFlight = 0;
   private ended: Promise<void> | undefined;
 
-  constructor(launch: LaunchSpec, private readonly options: SessionOptions = {}) {
+  constructor(
+    launch: LaunchSpec,
+    private readonly options: SessionOptions = {},
+  ) {
     this.mockHost = options.mockHost ?? new MockHost();
     this.hostCapabilities = options.hostCapabilities;
-    this.records = new BoundedList(options.maxRecords ?? 20_000, options.recordBudget ?? DEFAULT_RECORD_BUDGET, (r) => r.text.length);
+    this.records = new BoundedList(
+      options.maxRecords ?? 20_000,
+      options.recordBudget ?? DEFAULT_RECORD_BUDGET,
+      (r) => r.text.length,
+    );
     const env: NodeJS.ProcessEnv = { ...(launch.env ?? process.env), ...options.env };
     this.transportFolder = options.privateTmp === false ? inheritedTempFolder(env) : privateTempFolder(env);
     if (this.transportFolder.identity) this.tmpDir = this.transportFolder.path;
-    this.child = spawnInGroup(launch.command, launch.args, { cwd: launch.cwd, env: { ...env, [SESSION_MARK_VARIABLE]: this.descendants.mark } });
+    this.child = spawnInGroup(launch.command, launch.args, {
+      cwd: launch.cwd,
+      env: { ...env, [SESSION_MARK_VARIABLE]: this.descendants.mark },
+    });
     this.descendants.watch(this.child.pid);
     this.child.stdin.on("error", () => undefined);
     const splitter = new LineSplitter((line) => this.onLine(line), { onOversize: (o) => this.onOversize(o) });
@@ -137,7 +173,7 @@ export class PluginChannel {
         if (this.closed) return;
         this.closed = true;
         const rest = splitter.flush();
-        if (rest && rest.length) this.partialLine = rest.subarray(0, 200).toString("utf8");
+        if (rest?.length) this.partialLine = rest.subarray(0, 200).toString("utf8");
         const error = new PluginExited(this.exit, this.spawnError);
         for (const p of this.pending.values()) p.reject(error);
         this.pending.clear();
@@ -237,7 +273,13 @@ export class PluginChannel {
 
   private noteInvokeAnswer(p: Pending, bytes: number, byFile: boolean): void {
     if (p.invokeId === undefined || (!byFile && !isOverResultLimit(bytes))) return;
-    this.invokeNotes.push({ tool: this.finishedInvokes.get(p.invokeId) ?? "", invokeId: p.invokeId, bytes, byFile, tooLarge: isOverResultLimit(bytes) });
+    this.invokeNotes.push({
+      tool: this.finishedInvokes.get(p.invokeId) ?? "",
+      invokeId: p.invokeId,
+      bytes,
+      byFile,
+      tooLarge: isOverResultLimit(bytes),
+    });
   }
 
   /** Every file-transport pointer the plugin sent, read or refused. */
@@ -247,7 +289,12 @@ export class PluginChannel {
 
   private record(dir: Direction, text: string, bytes: number): FrameRecord {
     const max = this.options.recordChars ?? 2000;
-    const rec: FrameRecord = { t: this.now(), dir, text: text.length > max ? `${ownCopy(text.slice(0, max))}… (${bytes} bytes)` : text, bytes };
+    const rec: FrameRecord = {
+      t: this.now(),
+      dir,
+      text: text.length > max ? `${ownCopy(text.slice(0, max))}… (${bytes} bytes)` : text,
+      bytes,
+    };
     this.records.push(rec);
     this.options.onRecord?.(rec);
     return rec;
@@ -260,8 +307,11 @@ export class PluginChannel {
   private onOversize(o: OversizeLine): void {
     const head = o.head.toString("utf8");
     const limit = `over the ${MAX_FRAME_BYTES / 1024 / 1024} MiB limit`;
-    const why = o.ended ? `a line of ${o.bytes} bytes, ${limit} (cut, not read)` : `${o.bytes} bytes without a newline before stdout ended, ${limit} (cut, not read)`;
-    if (this.oversizeLines.length < 100) this.oversizeLines.push({ bytes: o.bytes, head: head.slice(0, 200), ended: o.ended, t: this.now() });
+    const why = o.ended
+      ? `a line of ${o.bytes} bytes, ${limit} (cut, not read)`
+      : `${o.bytes} bytes without a newline before stdout ended, ${limit} (cut, not read)`;
+    if (this.oversizeLines.length < 100)
+      this.oversizeLines.push({ bytes: o.bytes, head: head.slice(0, 200), ended: o.ended, t: this.now() });
     this.record("noise", `${head}… (${why})`, o.bytes);
     this.addNoise(head, why);
     if (o.ended) this.answerOversize(head, o.bytes);
@@ -287,8 +337,13 @@ export class PluginChannel {
     }
     if (!p && head.includes('"method"')) {
       this.send({
-        jsonrpc: "2.0", id: id as Json,
-        error: { code: RpcError.InvalidRequest, message: `frame too large: ${bytes} bytes exceeds the ${MAX_FRAME_BYTES}-byte stdio frame limit`, data: { errorCode: "frame_too_large", frame_bytes: bytes, max_frame_bytes: MAX_FRAME_BYTES } },
+        jsonrpc: "2.0",
+        id: id as Json,
+        error: {
+          code: RpcError.InvalidRequest,
+          message: `frame too large: ${bytes} bytes exceeds the ${MAX_FRAME_BYTES}-byte stdio frame limit`,
+          data: { errorCode: "frame_too_large", frame_bytes: bytes, max_frame_bytes: MAX_FRAME_BYTES },
+        },
       });
     }
   }
@@ -303,7 +358,13 @@ export class PluginChannel {
     } catch {
       frame = undefined;
     }
-    const why = !trimmed ? "a blank line" : frame === undefined ? "not JSON" : !frame || typeof frame !== "object" || Array.isArray(frame) ? "not a JSON object" : undefined;
+    const why = !trimmed
+      ? "a blank line"
+      : frame === undefined
+        ? "not JSON"
+        : !frame || typeof frame !== "object" || Array.isArray(frame)
+          ? "not a JSON object"
+          : undefined;
     if (why) {
       rec.dir = "noise";
       this.addNoise(text, why);
@@ -351,7 +412,8 @@ export class PluginChannel {
     const active = this.activeInvokes.get(invokeId);
     this.activeInvokes.delete(invokeId);
     this.finishedInvokes.set(invokeId, active?.tool ?? "");
-    if (this.finishedInvokes.size > FINISHED_REMEMBERED) this.finishedInvokes.delete(this.finishedInvokes.keys().next().value!);
+    if (this.finishedInvokes.size > FINISHED_REMEMBERED)
+      this.finishedInvokes.delete(this.finishedInvokes.keys().next().value!);
   }
 
   private invokeState(invokeId: string): { state: InvokeState; tool?: string } {
@@ -374,9 +436,17 @@ export class PluginChannel {
 
   /** A reverse request answered while its invoke (named, or the only one running) still runs. */
   private noteReverse(f: Record<string, unknown>, answer: Record<string, unknown>): void {
-    const params = f.params && typeof f.params === "object" && !Array.isArray(f.params) ? (f.params as Record<string, unknown>) : undefined;
+    const params =
+      f.params && typeof f.params === "object" && !Array.isArray(f.params)
+        ? (f.params as Record<string, unknown>)
+        : undefined;
     const named = (params?.context as { invoke_id?: unknown } | undefined)?.invoke_id;
-    const invokeId = typeof named === "string" ? named : this.activeInvokes.size === 1 ? [...this.activeInvokes.keys()][0]! : undefined;
+    const invokeId =
+      typeof named === "string"
+        ? named
+        : this.activeInvokes.size === 1
+          ? [...this.activeInvokes.keys()][0]!
+          : undefined;
     if (invokeId === undefined || !this.activeInvokes.has(invokeId)) return;
     const list = this.reverseByInvoke.get(invokeId) ?? [];
     if (list.length < PROGRESS_PER_INVOKE) list.push({ method: String(f.method), ...(params && { params }), answer });
@@ -398,8 +468,17 @@ export class PluginChannel {
     const path = String(f[FILE_TRANSPORT_KEY]);
     const p = f.id === null ? undefined : this.take(f.id);
     if (!p) {
-      this.transportLog.push({ path, error: `refused: a pointer for id ${JSON.stringify(f.id)}, which the host is not waiting for; the file was left alone`, deleted: false, refused: true });
-      this.stray(f.id === null ? "null-id" : "unknown-id", { jsonrpc: f.jsonrpc, id: f.id, [FILE_TRANSPORT_KEY]: ownCopy(path.slice(0, 4096)) });
+      this.transportLog.push({
+        path,
+        error: `refused: a pointer for id ${JSON.stringify(f.id)}, which the host is not waiting for; the file was left alone`,
+        deleted: false,
+        refused: true,
+      });
+      this.stray(f.id === null ? "null-id" : "unknown-id", {
+        jsonrpc: f.jsonrpc,
+        id: f.id,
+        [FILE_TRANSPORT_KEY]: ownCopy(path.slice(0, 4096)),
+      });
       return;
     }
     this.transportsInFlight++;
@@ -407,8 +486,17 @@ export class PluginChannel {
       this.transportsInFlight--;
       this.transportLog.push(read);
       if (!read.refused) this.noteInvokeAnswer(p, read.bytes ?? 0, true);
-      const inner = read.frame ?? { jsonrpc: "2.0", id: f.id, error: { code: 0, message: `file transport failed: ${read.error}` } };
-      p.resolve({ frame: { ...inner, id: f.id }, ms: Math.round(performance.now() - p.sent), file: read, ...this.progressOf(p) });
+      const inner = read.frame ?? {
+        jsonrpc: "2.0",
+        id: f.id,
+        error: { code: 0, message: `file transport failed: ${read.error}` },
+      };
+      p.resolve({
+        frame: { ...inner, id: f.id },
+        ms: Math.round(performance.now() - p.sent),
+        file: read,
+        ...this.progressOf(p),
+      });
     });
   }
 
@@ -486,7 +574,13 @@ export class PluginChannel {
   private expect(id: string | number, method: string, invokeId?: string): Promise<Response> {
     return new Promise<Response>((resolve, reject) => {
       if (this.closed) return reject(new PluginExited(this.exit, this.spawnError));
-      this.pending.set(idKey(id), { method, sent: performance.now(), resolve, reject, ...(invokeId !== undefined && { invokeId }) });
+      this.pending.set(idKey(id), {
+        method,
+        sent: performance.now(),
+        resolve,
+        reject,
+        ...(invokeId !== undefined && { invokeId }),
+      });
     });
   }
 
@@ -575,8 +669,11 @@ export class PluginChannel {
   frames(count = 8, filter?: (r: FrameRecord) => boolean): string {
     const pick = (filter ? this.transcript.filter(filter) : this.transcript).slice(-count);
     const arrow: Record<Direction, string> = { send: "->", recv: "<-", noise: "<- (not a frame)", stderr: "stderr" };
-    const lines = pick.map((r) => `  ${String(r.t.toFixed(0)).padStart(6)} ms ${arrow[r.dir]} ${r.text.trimEnd().slice(0, 300)}`);
-    if (this.records.dropped > 0 && pick.length === count) lines.unshift(`  (${this.records.dropped} earlier records dropped to stay within the memory budget)`);
+    const lines = pick.map(
+      (r) => `  ${String(r.t.toFixed(0)).padStart(6)} ms ${arrow[r.dir]} ${r.text.trimEnd().slice(0, 300)}`,
+    );
+    if (this.records.dropped > 0 && pick.length === count)
+      lines.unshift(`  (${this.records.dropped} earlier records dropped to stay within the memory budget)`);
     return lines.join("\n");
   }
 }

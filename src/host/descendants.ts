@@ -108,7 +108,9 @@ export class DescendantTracker {
       const now = readProc(p.pid);
       if (now && now.start === p.start) alive.set(p.pid, { pid: p.pid, name: p.name });
     }
-    for (const p of processTable()) if (p.pid !== this.rootPid && p.pid !== process.pid && this.marked(p.pid)) alive.set(p.pid, { pid: p.pid, name: p.name });
+    for (const p of processTable())
+      if (p.pid !== this.rootPid && p.pid !== process.pid && this.marked(p.pid))
+        alive.set(p.pid, { pid: p.pid, name: p.name });
     return [...alive.values()];
   }
 

@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -26,19 +36,55 @@ describe("readFileTransport", () => {
     assert.equal(read.deleted, true);
     assert.equal(existsSync(path), false);
     writeFileSync(join(f.path, "executa-msg-2.json"), RESPONSE);
-    assert.ok((await readFileTransport(join(f.path, "executa-msg-2.json"), f)).frame, "the Python SDK's executa-msg-* names are files of ours too");
+    assert.ok(
+      (await readFileTransport(join(f.path, "executa-msg-2.json"), f)).frame,
+      "the Python SDK's executa-msg-* names are files of ours too",
+    );
   });
 
   const refusals: [string, (f: ReturnType<typeof folder>) => string, RegExp][] = [
-    ["a file outside the folder", (f) => join(f.outside, "secret.json"), /not directly inside the plugin's temp folder/],
+    [
+      "a file outside the folder",
+      (f) => join(f.outside, "secret.json"),
+      /not directly inside the plugin's temp folder/,
+    ],
     ["a path through ..", (f) => `${f.path}/../${f.outside.split("/").pop()}/secret.json`, /not in normal form/],
     ["a relative path", () => "executa-resp-1.json", /not absolute/],
-    ["a name not starting executa-", (f) => (writeFileSync(join(f.path, "resp.json"), RESPONSE), join(f.path, "resp.json")), /does not start with executa-/],
-    ["a symlink", (f) => (symlinkSync(join(f.outside, "secret.json"), join(f.path, "executa-resp-l.json")), join(f.path, "executa-resp-l.json")), /a symbolic link/],
-    ["a hard link", (f) => (linkSync(join(f.outside, "secret.json"), join(f.path, "executa-resp-h.json")), join(f.path, "executa-resp-h.json")), /hard link/],
-    ["a FIFO (it must not block)", (f) => (execFileSync("mkfifo", [join(f.path, "executa-resp-f.json")]), join(f.path, "executa-resp-f.json")), /a FIFO/],
+    [
+      "a name not starting executa-",
+      (f) => (writeFileSync(join(f.path, "resp.json"), RESPONSE), join(f.path, "resp.json")),
+      /does not start with executa-/,
+    ],
+    [
+      "a symlink",
+      (f) => (
+        symlinkSync(join(f.outside, "secret.json"), join(f.path, "executa-resp-l.json")),
+        join(f.path, "executa-resp-l.json")
+      ),
+      /a symbolic link/,
+    ],
+    [
+      "a hard link",
+      (f) => (
+        linkSync(join(f.outside, "secret.json"), join(f.path, "executa-resp-h.json")),
+        join(f.path, "executa-resp-h.json")
+      ),
+      /hard link/,
+    ],
+    [
+      "a FIFO (it must not block)",
+      (f) => (execFileSync("mkfifo", [join(f.path, "executa-resp-f.json")]), join(f.path, "executa-resp-f.json")),
+      /a FIFO/,
+    ],
     ["a directory", (f) => (mkdirSync(join(f.path, "executa-resp-d")), join(f.path, "executa-resp-d")), /a directory/],
-    ["a file over 64 MiB", (f) => (execFileSync("truncate", ["-s", String(65 * 1024 * 1024), join(f.path, "executa-resp-big.json")]), join(f.path, "executa-resp-big.json")), /over the 64 MiB limit/],
+    [
+      "a file over 64 MiB",
+      (f) => (
+        execFileSync("truncate", ["-s", String(65 * 1024 * 1024), join(f.path, "executa-resp-big.json")]),
+        join(f.path, "executa-resp-big.json")
+      ),
+      /over the 64 MiB limit/,
+    ],
     ["/dev/zero", () => "/dev/zero", /not directly inside/],
   ];
   for (const [what, make, why] of refusals) {

@@ -50,7 +50,8 @@ function kindOf(s: Stats): string {
 function statProblem(s: Stats): string | undefined {
   if (!s.isFile()) return `it is ${kindOf(s)}`;
   const uid = process.getuid?.();
-  if (uid !== undefined && s.uid !== uid) return `it belongs to user ${s.uid}, not to the user running the host (${uid})`;
+  if (uid !== undefined && s.uid !== uid)
+    return `it belongs to user ${s.uid}, not to the user running the host (${uid})`;
   if (s.nlink > 1) return "it is a hard link (it has other names)";
   if (s.size > FILE_TRANSPORT_MAX_BYTES) return `it holds ${s.size} bytes, over the 64 MiB limit`;
   return undefined;
@@ -65,12 +66,17 @@ async function pathProblem(path: string, folder: TransportFolder): Promise<strin
   if (!basename(path).startsWith(FILE_TRANSPORT_PREFIX)) return `its name does not start with ${FILE_TRANSPORT_PREFIX}`;
   if (folder.identity) {
     const dir = await lstat(folder.path).catch(() => undefined);
-    if (!dir || !dir.isDirectory() || !sameFile(dir, folder.identity)) return `the temp folder ${folder.path} was replaced`;
+    if (!dir?.isDirectory() || !sameFile(dir, folder.identity)) return `the temp folder ${folder.path} was replaced`;
   }
   return undefined;
 }
 
-const refuse = (path: string, why: string): FileTransportRead => ({ path, error: `refused: ${why}; the file was left alone`, deleted: false, refused: true });
+const refuse = (path: string, why: string): FileTransportRead => ({
+  path,
+  error: `refused: ${why}; the file was left alone`,
+  deleted: false,
+  refused: true,
+});
 
 /** Reads the response the pointer names, as the Agent does, and deletes the file, if every rule holds. */
 export async function readFileTransport(path: string, folder: TransportFolder): Promise<FileTransportRead> {
@@ -80,7 +86,11 @@ export async function readFileTransport(path: string, folder: TransportFolder): 
   try {
     before = await lstat(path);
   } catch (error) {
-    return { path, error: `cannot read it: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, deleted: false };
+    return {
+      path,
+      error: `cannot read it: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      deleted: false,
+    };
   }
   const badFile = statProblem(before);
   if (badFile) return refuse(path, badFile);
@@ -95,8 +105,14 @@ export async function readFileTransport(path: string, folder: TransportFolder): 
       if (changed) return refuse(path, changed);
       const buffer = Buffer.alloc(Math.min(now.size, FILE_TRANSPORT_MAX_BYTES) + 1);
       let filled = 0;
-      for (let n; filled < buffer.length && (n = (await handle.read(buffer, filled, buffer.length - filled, filled)).bytesRead) > 0; ) filled += n;
-      if (filled > FILE_TRANSPORT_MAX_BYTES) return refuse(path, "it grew past the 64 MiB limit while the host read it");
+      for (
+        let n;
+        filled < buffer.length &&
+        (n = (await handle.read(buffer, filled, buffer.length - filled, filled)).bytesRead) > 0;
+      )
+        filled += n;
+      if (filled > FILE_TRANSPORT_MAX_BYTES)
+        return refuse(path, "it grew past the 64 MiB limit while the host read it");
       text = buffer.subarray(0, filled).toString("utf8");
     } finally {
       await handle.close();
@@ -115,7 +131,8 @@ export async function readFileTransport(path: string, folder: TransportFolder): 
   const bytes = Buffer.byteLength(text);
   try {
     const frame = JSON.parse(text.trim()) as unknown;
-    if (!frame || typeof frame !== "object" || Array.isArray(frame)) return { path, bytes, error: "the file does not hold a JSON object", deleted };
+    if (!frame || typeof frame !== "object" || Array.isArray(frame))
+      return { path, bytes, error: "the file does not hold a JSON object", deleted };
     return { path, frame: frame as Record<string, unknown>, bytes, deleted };
   } catch (error) {
     return { path, bytes, error: `the file is not JSON: ${(error as Error).message}`, deleted };

@@ -8,8 +8,22 @@ import { basename, join, resolve } from "node:path";
 import { which } from "../common/exec.js";
 import { ExecutaError } from "../common/errors.js";
 import {
-  binaryEntryOf, candidateOfEntry, detectLanguage, entryOf, EXECUTA_TYPES, goEntryArgs, LANGUAGES, projectPython, pythonEntry, readExecutaJson, readJsonObject, readPyProject, venvProgram,
-  type ExecutaType, type JsonObject, type Language,
+  binaryEntryOf,
+  candidateOfEntry,
+  detectLanguage,
+  entryOf,
+  EXECUTA_TYPES,
+  goEntryArgs,
+  LANGUAGES,
+  projectPython,
+  pythonEntry,
+  readExecutaJson,
+  readJsonObject,
+  readPyProject,
+  venvProgram,
+  type ExecutaType,
+  type JsonObject,
+  type Language,
 } from "../project/index.js";
 
 export interface LaunchSpec {
@@ -53,24 +67,56 @@ function callPython(paths: string[], module: string, func: string): string {
 function pythonLaunch(dir: string, toolId: string | undefined): DetectedLaunch {
   const scripts = readPyProject(join(dir, "pyproject.toml"))?.scripts ?? [];
   const entry = scripts.find(([k]) => k === toolId) ?? scripts[0];
-  if (!entry) throw new ExecutaError(`${join(dir, "pyproject.toml")} has no [project.scripts] entry`, { hint: 'add one, e.g. my-plugin = "my_plugin.__main__:main", or pass the command after --' });
+  if (!entry)
+    throw new ExecutaError(`${join(dir, "pyproject.toml")} has no [project.scripts] entry`, {
+      hint: 'add one, e.g. my-plugin = "my_plugin.__main__:main", or pass the command after --',
+    });
   const [name, target] = entry;
   const installed = venvProgram(dir, name);
-  if (installed) return { command: installed, args: [], cwd: dir, source: `pyproject.toml script ${name} (.venv)`, language: "python" };
+  if (installed)
+    return {
+      command: installed,
+      args: [],
+      cwd: dir,
+      source: `pyproject.toml script ${name} (.venv)`,
+      language: "python",
+    };
   const python = projectPython(dir);
   if (python) {
     const [module = "", func = "main"] = target.split(":");
-    return { command: python, args: ["-c", callPython([dir, join(dir, "src")], module, func)], cwd: dir, source: `pyproject.toml script ${name} (${target})`, language: "python" };
+    return {
+      command: python,
+      args: ["-c", callPython([dir, join(dir, "src")], module, func)],
+      cwd: dir,
+      source: `pyproject.toml script ${name} (${target})`,
+      language: "python",
+    };
   }
-  if (which("uv")) return { command: "uv", args: ["run", "--project", dir, name], cwd: dir, source: `pyproject.toml script ${name} (uv run)`, language: "python" };
-  throw new ExecutaError("python3 is not on PATH and the project has no .venv", { hint: "install Python 3.10 or newer, or pass the command after --" });
+  if (which("uv"))
+    return {
+      command: "uv",
+      args: ["run", "--project", dir, name],
+      cwd: dir,
+      source: `pyproject.toml script ${name} (uv run)`,
+      language: "python",
+    };
+  throw new ExecutaError("python3 is not on PATH and the project has no .venv", {
+    hint: "install Python 3.10 or newer, or pass the command after --",
+  });
 }
 
 function nodeLaunch(dir: string, toolId: string | undefined): DetectedLaunch {
   const pkg = readJsonObject(join(dir, "package.json")) ?? {};
   const tsEntry = join(dir, "src", "main.ts");
   if (existsSync(tsEntry)) {
-    return { command: process.execPath, args: [tsEntry], cwd: dir, tsEntry, source: "src/main.ts (compiled fresh by tsc -p tsconfig.json)", language: "ts" };
+    return {
+      command: process.execPath,
+      args: [tsEntry],
+      cwd: dir,
+      tsEntry,
+      source: "src/main.ts (compiled fresh by tsc -p tsconfig.json)",
+      language: "ts",
+    };
   }
   const id = toolId ?? str((pkg.executa as JsonObject | undefined)?.tool_id);
   let entry: string | undefined;
@@ -82,9 +128,15 @@ function nodeLaunch(dir: string, toolId: string | undefined): DetectedLaunch {
     if (key) [entry, how] = [bins[key] as string, `bin ${key}`];
   }
   if (!entry && str(pkg.main)) [entry, how] = [pkg.main as string, "main"];
-  if (!entry) throw new ExecutaError(`${join(dir, "package.json")} names no entry point (bin or main)`, { hint: 'add "bin": {"<tool_id>": "plugin.js"}, or pass the command after --' });
+  if (!entry)
+    throw new ExecutaError(`${join(dir, "package.json")} names no entry point (bin or main)`, {
+      hint: 'add "bin": {"<tool_id>": "plugin.js"}, or pass the command after --',
+    });
   const file = resolve(dir, entry);
-  if (!existsSync(file)) throw new ExecutaError(`the entry point ${entry} (package.json ${how}) does not exist`, { hint: "build the project first, or pass the command after --" });
+  if (!existsSync(file))
+    throw new ExecutaError(`the entry point ${entry} (package.json ${how}) does not exist`, {
+      hint: "build the project first, or pass the command after --",
+    });
   return { command: process.execPath, args: [file], cwd: dir, source: `package.json ${how}`, language: "ts" };
 }
 
@@ -94,7 +146,9 @@ function goLaunch(dir: string): DetectedLaunch {
 
 function binLaunch(dir: string, name: string): DetectedLaunch | undefined {
   const exe = join(dir, "bin", name + (process.platform === "win32" ? ".exe" : ""));
-  return isExecutable(exe) ? { command: exe, args: [], cwd: dir, source: `bin/${basename(exe)}`, language: "binary" } : undefined;
+  return isExecutable(exe)
+    ? { command: exe, args: [], cwd: dir, source: `bin/${basename(exe)}`, language: "binary" }
+    : undefined;
 }
 
 function commandOf(value: unknown): string[] | undefined {
@@ -105,7 +159,10 @@ function commandOf(value: unknown): string[] | undefined {
 
 function requireProjectPython(dir: string): string {
   const python = projectPython(dir);
-  if (!python) throw new ExecutaError("python3 is not on PATH and the project has no .venv", { hint: "install Python 3.10 or newer, or pass the command after --" });
+  if (!python)
+    throw new ExecutaError("python3 is not on PATH and the project has no .venv", {
+      hint: "install Python 3.10 or newer, or pass the command after --",
+    });
   return python;
 }
 
@@ -116,14 +173,29 @@ export function launchOfEntry(dirIn: string, type: ExecutaType, entry: string): 
   switch (type) {
     case "node": {
       const file = resolve(dir, entry);
-      return { command: process.execPath, args: [file], cwd: dir, ...(/\.[cm]?ts$/.test(entry) && { tsEntry: file }), source, language: "ts" };
+      return {
+        command: process.execPath,
+        args: [file],
+        cwd: dir,
+        ...(/\.[cm]?ts$/.test(entry) && { tsEntry: file }),
+        source,
+        language: "ts",
+      };
     }
     case "python": {
       const python = requireProjectPython(dir);
       const py = pythonEntry(dir, entry);
-      if (py.kind === "script") return { command: python, args: [resolve(dir, py.file)], cwd: dir, source, language: "python" };
-      if (py.kind === "package") return { command: python, args: ["-m", py.name], cwd: dir, source, language: "python" };
-      return { command: python, args: ["-c", callPython([dir], py.module, py.func)], cwd: dir, source, language: "python" };
+      if (py.kind === "script")
+        return { command: python, args: [resolve(dir, py.file)], cwd: dir, source, language: "python" };
+      if (py.kind === "package")
+        return { command: python, args: ["-m", py.name], cwd: dir, source, language: "python" };
+      return {
+        command: python,
+        args: ["-c", callPython([dir], py.module, py.func)],
+        cwd: dir,
+        source,
+        language: "python",
+      };
     }
     case "go":
       return { command: "go", args: ["run", ...goEntryArgs(dir, entry)], cwd: dir, source, language: "go" };
@@ -132,7 +204,11 @@ export function launchOfEntry(dirIn: string, type: ExecutaType, entry: string): 
   }
 }
 
-const LAUNCHERS: Record<Language, (dir: string, toolId: string | undefined) => DetectedLaunch> = { python: pythonLaunch, ts: nodeLaunch, go: goLaunch };
+const LAUNCHERS: Record<Language, (dir: string, toolId: string | undefined) => DetectedLaunch> = {
+  python: pythonLaunch,
+  ts: nodeLaunch,
+  go: goLaunch,
+};
 
 /** The launch for a plugin folder; throws an ExecutaError that says what to add when nothing fits. */
 export async function detectLaunch(dirIn: string): Promise<DetectedLaunch> {
@@ -151,14 +227,26 @@ export async function detectLaunch(dirIn: string): Promise<DetectedLaunch> {
   }
   if (project?.type === "binary") {
     const executable = binaryEntryOf(dir, project);
-    if (executable) return { command: join(dir, executable), args: [], cwd: dir, source: `executa.json (type binary): ${executable}`, language: "binary" };
-    throw new ExecutaError(`executa.json says type "binary" but ${dir} has no executable bin/${toolId ?? basename(dir)}`, { hint: 'add a "command" array to executa.json, or pass the command after --' });
+    if (executable)
+      return {
+        command: join(dir, executable),
+        args: [],
+        cwd: dir,
+        source: `executa.json (type binary): ${executable}`,
+        language: "binary",
+      };
+    throw new ExecutaError(
+      `executa.json says type "binary" but ${dir} has no executable bin/${toolId ?? basename(dir)}`,
+      { hint: 'add a "command" array to executa.json, or pass the command after --' },
+    );
   }
   const language = detectLanguage(dir, project);
   if (language) {
     const marker = LANGUAGES[language].marker;
     if (!existsSync(join(dir, marker))) {
-      throw new ExecutaError(`executa.json says type "${String(project?.type)}" but ${dir} has no ${marker}`, { hint: 'add a "command" array to executa.json, or pass the command after --' });
+      throw new ExecutaError(`executa.json says type "${String(project?.type)}" but ${dir} has no ${marker}`, {
+        hint: 'add a "command" array to executa.json, or pass the command after --',
+      });
     }
     const found = LAUNCHERS[language](dir, toolId);
     return project?.type ? { ...found, source: `executa.json (type ${String(project.type)}): ${found.source}` } : found;

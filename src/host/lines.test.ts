@@ -11,7 +11,10 @@ describe("LineSplitter", () => {
     const big = "x".repeat(3 * 1024 * 1024);
     s.push(Buffer.from(big.slice(0, 1000)));
     s.push(Buffer.from(big.slice(1000) + "\nf"));
-    assert.deepEqual(lines.map((l) => (l.length > 20 ? l.length : l)), ["abc", "d", "", 3 * 1024 * 1024 + 1]);
+    assert.deepEqual(
+      lines.map((l) => (l.length > 20 ? l.length : l)),
+      ["abc", "d", "", 3 * 1024 * 1024 + 1],
+    );
     assert.equal(s.flush()?.toString(), "f");
   });
 
@@ -27,7 +30,13 @@ describe("LineSplitter", () => {
     s.push(Buffer.from("tail\nnext\n"));
     s.push(Buffer.from("0123456789AB\nlast"));
     assert.deepEqual(lines, ["0123456789", "0123456789\r", "next"]);
-    assert.deepEqual(cut.map((c) => [c.bytes, c.head.toString().slice(0, 14), c.ended]), [[14 + 100_000 + 4, "head-of-a-long", true], [12, "0123456789AB", true]]);
+    assert.deepEqual(
+      cut.map((c) => [c.bytes, c.head.toString().slice(0, 14), c.ended]),
+      [
+        [14 + 100_000 + 4, "head-of-a-long", true],
+        [12, "0123456789AB", true],
+      ],
+    );
     s.push(Buffer.alloc(50, "y"));
     assert.equal(s.flush(), undefined);
     assert.deepEqual([cut[2]!.bytes, cut[2]!.ended], [54, false]);

@@ -30,7 +30,10 @@ export class LineSplitter {
   private cut: { bytes: number; head: Buffer } | undefined;
   private readonly maxBytes: number;
 
-  constructor(private readonly onLine: (line: Buffer) => void, private readonly options: LineSplitterOptions = {}) {
+  constructor(
+    private readonly onLine: (line: Buffer) => void,
+    private readonly options: LineSplitterOptions = {},
+  ) {
     this.maxBytes = options.maxBytes ?? MAX_FRAME_BYTES;
   }
 
@@ -40,7 +43,8 @@ export class LineSplitter {
 
   private startCut(pieces: Buffer[], bytes: number): void {
     const first: Buffer[] = [];
-    for (let kept = 0, i = 0; kept < HEAD_BYTES && i < pieces.length; kept += pieces[i]!.length, i++) first.push(pieces[i]!);
+    for (let kept = 0, i = 0; kept < HEAD_BYTES && i < pieces.length; kept += pieces[i]!.length, i++)
+      first.push(pieces[i]!);
     // A copy: a slice would keep the whole chunk it came from alive.
     this.cut = { bytes, head: Buffer.from(Buffer.concat(first).subarray(0, HEAD_BYTES)) };
     this.chunks = [];

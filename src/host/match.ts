@@ -13,5 +13,7 @@ export function matches(pattern: unknown, value: unknown): boolean {
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
-  return Object.entries(pattern as Record<string, unknown>).every(([k, p]) => (p === ANY ? true : Object.hasOwn(v, k) && matches(p, v[k])));
+  return Object.entries(pattern as Record<string, unknown>).every(([k, p]) =>
+    p === ANY ? true : Object.hasOwn(v, k) && matches(p, v[k]),
+  );
 }

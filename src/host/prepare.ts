@@ -20,7 +20,11 @@ export interface PreparedLaunch {
 }
 
 /** The emitted entry, or (without a tsconfig.json) an ES module bundle written into `tempDir()`. */
-async function compileTs(launch: LaunchSpec & { tsEntry: string }, cwd: string, tempDir: () => string): Promise<{ launch: LaunchSpec; note?: string }> {
+async function compileTs(
+  launch: LaunchSpec & { tsEntry: string },
+  cwd: string,
+  tempDir: () => string,
+): Promise<{ launch: LaunchSpec; note?: string }> {
   const compiled = await compileProject(cwd, launch.tsEntry);
   let file = compiled?.file;
   if (!file) {
@@ -40,9 +44,12 @@ async function buildGo(launch: LaunchSpec, dir: string): Promise<LaunchSpec> {
     env: { ...process.env, ...launch.env },
   });
   if (result.spawnError || result.code !== 0) {
-    throw new ExecutaError(`go build failed: ${(result.spawnError?.message ?? result.stderr.trim()).split("\n").slice(0, 5).join(" / ")}`, {
-      hint: result.spawnError ? "install Go (https://go.dev/dl/)" : "fix the compile errors (go build .)",
-    });
+    throw new ExecutaError(
+      `go build failed: ${(result.spawnError?.message ?? result.stderr.trim()).split("\n").slice(0, 5).join(" / ")}`,
+      {
+        hint: result.spawnError ? "install Go (https://go.dev/dl/)" : "fix the compile errors (go build .)",
+      },
+    );
   }
   return { ...launch, command: binary, args: [] };
 }
@@ -56,7 +63,9 @@ export async function prepareLaunch(launch: LaunchSpec): Promise<PreparedLaunch>
     if (dir) removeNow(dir);
   };
   try {
-    const prepared = launch.tsEntry ? await compileTs({ ...launch, tsEntry: launch.tsEntry }, launch.cwd ?? process.cwd(), tempDir) : { launch: await buildGo(launch, tempDir()) };
+    const prepared = launch.tsEntry
+      ? await compileTs({ ...launch, tsEntry: launch.tsEntry }, launch.cwd ?? process.cwd(), tempDir)
+      : { launch: await buildGo(launch, tempDir()) };
     return { ...prepared, cleanup };
   } catch (error) {
     cleanup();

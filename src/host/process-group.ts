@@ -22,15 +22,28 @@ function hook(): void {
 }
 
 /** Spawns the plugin as the leader of a new process group (POSIX), with piped stdio. */
-export function spawnInGroup(command: string, args: readonly string[], options: SpawnOptionsWithoutStdio): ChildProcessWithoutNullStreams {
+export function spawnInGroup(
+  command: string,
+  args: readonly string[],
+  options: SpawnOptionsWithoutStdio,
+): ChildProcessWithoutNullStreams {
   hook();
-  const child = spawn(command, args, { ...options, stdio: ["pipe", "pipe", "pipe"], detached: POSIX, windowsHide: true });
+  const child = spawn(command, args, {
+    ...options,
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: POSIX,
+    windowsHide: true,
+  });
   if (child.pid !== undefined) live.set(child.pid, child);
   return child;
 }
 
 /** Sends a signal to the whole group (on Windows, to the process). False when nothing was there. */
-export function signalGroup(pid: number | undefined, child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals | 0): boolean {
+export function signalGroup(
+  pid: number | undefined,
+  child: ChildProcessWithoutNullStreams,
+  signal: NodeJS.Signals | 0,
+): boolean {
   if (pid === undefined) return false;
   try {
     if (POSIX) process.kill(-pid, signal);

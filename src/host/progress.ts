@@ -29,24 +29,42 @@ const shown = (v: unknown) => {
 };
 
 /** Reads one notification's params; `stateOf` says whether an invoke id is running, finished or never seen. */
-export function readProgress(params: unknown, t: number, stateOf: (invokeId: string) => { state: InvokeState; tool?: string }): ProgressEvent {
+export function readProgress(
+  params: unknown,
+  t: number,
+  stateOf: (invokeId: string) => { state: InvokeState; tool?: string },
+): ProgressEvent {
   const p = isObject(params) ? params : {};
   const context = isObject(p.context) ? p.context : {};
   const invokeId = typeof context.invoke_id === "string" ? context.invoke_id : undefined;
   const event: ProgressEvent = { t, invokeId, type: p.type, data: p.data };
   const problems: string[] = [];
   if (!isObject(params)) problems.push("params is not an object; the platform drops the notification");
-  else if (invokeId === undefined) problems.push("params.context.invoke_id is missing; the platform drops a progress notification it cannot route to a running invoke");
+  else if (invokeId === undefined)
+    problems.push(
+      "params.context.invoke_id is missing; the platform drops a progress notification it cannot route to a running invoke",
+    );
   else {
     const { state, tool } = stateOf(invokeId);
     if (tool !== undefined) event.tool = tool;
-    if (state === "finished") problems.push(`invoke ${shown(invokeId)} had already finished; the platform drops progress for a finished invoke (report progress before returning)`);
-    else if (state === "unknown") problems.push(`invoke ${shown(invokeId)} is not one the host started; the platform drops it (send the running invoke's context.invoke_id)`);
+    if (state === "finished")
+      problems.push(
+        `invoke ${shown(invokeId)} had already finished; the platform drops progress for a finished invoke (report progress before returning)`,
+      );
+    else if (state === "unknown")
+      problems.push(
+        `invoke ${shown(invokeId)} is not one the host started; the platform drops it (send the running invoke's context.invoke_id)`,
+      );
   }
   if (p.type !== undefined && !(PROGRESS_TYPES as readonly unknown[]).includes(p.type)) {
-    problems.push(`type ${shown(p.type)} is neither ${PROGRESS_TYPES.map((x) => `"${x}"`).join(" nor ")}; the platform shows it as "progress"`);
+    problems.push(
+      `type ${shown(p.type)} is neither ${PROGRESS_TYPES.map((x) => `"${x}"`).join(" nor ")}; the platform shows it as "progress"`,
+    );
   }
-  if (!isObject(p.data)) problems.push(`data ${p.data === undefined ? "is missing" : `${shown(p.data)} is not a JSON object`}; the platform relays {} instead`);
+  if (!isObject(p.data))
+    problems.push(
+      `data ${p.data === undefined ? "is missing" : `${shown(p.data)} is not a JSON object`}; the platform relays {} instead`,
+    );
   if (problems.length) event.problem = problems.join("; ");
   return event;
 }

@@ -6,12 +6,19 @@ export class BoundedList<T> {
   /** Entries dropped (oldest first) to stay within the limits. */
   dropped = 0;
 
-  constructor(private readonly maxCount: number, private readonly maxSize = Infinity, private readonly sizeOf: (item: T) => number = () => 0) {}
+  constructor(
+    private readonly maxCount: number,
+    private readonly maxSize = Infinity,
+    private readonly sizeOf: (item: T) => number = () => 0,
+  ) {}
 
   push(item: T): void {
     this.items.push(item);
     this.size += this.sizeOf(item);
-    while (this.items.length - this.head > 1 && (this.items.length - this.head > this.maxCount || this.size > this.maxSize)) {
+    while (
+      this.items.length - this.head > 1 &&
+      (this.items.length - this.head > this.maxCount || this.size > this.maxSize)
+    ) {
       this.size -= this.sizeOf(this.items[this.head]!);
       this.head++;
       this.dropped++;

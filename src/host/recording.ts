@@ -106,7 +106,8 @@ export function readFixture(path: string): Fixture {
     if (HARNESS_KINDS_NOT_REPLAYED.has(kind)) return void skipLine(kind);
     const id = JSON.stringify(value.id);
     if (kind === "req") {
-      if (value.id === undefined || typeof value.ns !== "string" || typeof value.method !== "string") throw lineError(path, n, 'a "req" event needs id, ns and method');
+      if (value.id === undefined || typeof value.ns !== "string" || typeof value.method !== "string")
+        throw lineError(path, n, 'a "req" event needs id, ns and method');
       const args = value.args === undefined ? undefined : value.args;
       if (args !== undefined && !isObject(args)) throw lineError(path, n, "args must be an object");
       let exchange: Exchange | undefined;
@@ -126,9 +127,15 @@ export function readFixture(path: string): Fixture {
     }
     if (kind === "reverse") {
       const exchange = requests.get(JSON.stringify(value.for));
-      if (!exchange || typeof value.method !== "string") throw lineError(path, n, 'a "reverse" event needs method and "for": the id of an earlier "req"');
-      if (value.params !== undefined && !isObject(value.params)) throw lineError(path, n, "a reverse event's params must be an object");
-      (exchange.reverse ??= []).push({ line: n, method: value.method, ...(isObject(value.params) && { params: value.params }) });
+      if (!exchange || typeof value.method !== "string")
+        throw lineError(path, n, 'a "reverse" event needs method and "for": the id of an earlier "req"');
+      if (value.params !== undefined && !isObject(value.params))
+        throw lineError(path, n, "a reverse event's params must be an object");
+      (exchange.reverse ??= []).push({
+        line: n,
+        method: value.method,
+        ...(isObject(value.params) && { params: value.params }),
+      });
       return;
     }
     if (kind === "res") {
@@ -142,7 +149,11 @@ export function readFixture(path: string): Fixture {
       exchange.expect = value.ok ? { result: value.result } : { error: value.error };
       return;
     }
-    throw lineError(path, n, `unknown kind ${JSON.stringify(kind)} (the harness kinds are meta, req, res, auth.refresh, progress and reverse)`);
+    throw lineError(
+      path,
+      n,
+      `unknown kind ${JSON.stringify(kind)} (the harness kinds are meta, req, res, auth.refresh, progress and reverse)`,
+    );
   });
   return { exchanges, notReplayed: [...notReplayed].map(([what, count]) => (count > 1 ? `${what} ×${count}` : what)) };
 }
@@ -166,7 +177,16 @@ export class HarnessRecorder {
       mkdirSync(dirname(target), { recursive: true });
       this.sink = (line) => appendFileSync(target, line + "\n");
     } else this.sink = target;
-    this.write({ kind: "meta", harness_version: "0.1", session_id: `executa-dev-${Date.now().toString(36)}`, recorder: "executa dev", ...about }, performance.now());
+    this.write(
+      {
+        kind: "meta",
+        harness_version: "0.1",
+        session_id: `executa-dev-${Date.now().toString(36)}`,
+        recorder: "executa dev",
+        ...about,
+      },
+      performance.now(),
+    );
   }
 
   private write(event: Record<string, unknown>, at: number): void {
@@ -175,19 +195,51 @@ export class HarnessRecorder {
 
   /** An executa/progress notification from the plugin: `{t, kind: "progress", invoke_id, type, data}` (and its problem, if any). */
   progress(event: ProgressEvent, at = performance.now()): void {
-    this.write({ kind: "progress", invoke_id: event.invokeId ?? null, type: event.type ?? "progress", data: event.data ?? null, ...(event.problem && { problem: event.problem }) }, at);
+    this.write(
+      {
+        kind: "progress",
+        invoke_id: event.invokeId ?? null,
+        type: event.type ?? "progress",
+        data: event.data ?? null,
+        ...(event.problem && { problem: event.problem }),
+      },
+      at,
+    );
   }
 
   /**
    * One exchange: the request the plugin got and the answer it gave (`{result}` or `{error}`), sent and answered at these
    * performance.now() times; between them, each reverse request the plugin made for it: `{t, kind: "reverse", for, method, params, ok, result | error}`.
    */
-  exchange(method: string, params: Record<string, unknown> | undefined, answer: Obj, sentAt: number, answeredAt = performance.now(), reverse: readonly ReverseExchange[] = []): void {
+  exchange(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    answer: Obj,
+    sentAt: number,
+    answeredAt = performance.now(),
+    reverse: readonly ReverseExchange[] = [],
+  ): void {
     const id = this.nextId++;
     this.write({ kind: "req", id, ns: "executa", method, ...(params && { args: params }) }, sentAt);
     for (const r of reverse) {
-      this.write({ kind: "reverse", for: id, method: r.method, ...(r.params && { params: r.params }), ...("error" in r.answer ? { ok: false, error: r.answer.error } : { ok: true, result: r.answer.result }) }, answeredAt);
+      this.write(
+        {
+          kind: "reverse",
+          for: id,
+          method: r.method,
+          ...(r.params && { params: r.params }),
+          ...("error" in r.answer ? { ok: false, error: r.answer.error } : { ok: true, result: r.answer.result }),
+        },
+        answeredAt,
+      );
     }
-    this.write({ kind: "res", id, ...("error" in answer ? { ok: false, error: answer.error } : { ok: true, result: answer.result }) }, answeredAt);
+    this.write(
+      {
+        kind: "res",
+        id,
+        ...("error" in answer ? { ok: false, error: answer.error } : { ok: true, result: answer.result }),
+      },
+      answeredAt,
+    );
   }
 }

@@ -11,7 +11,11 @@ export interface ResultTooLarge {
   bytes: number;
   maxBytes: number;
   /** What the platform gives the caller instead. */
-  envelope: { success: false; error: string; data: { errorCode: typeof RESULT_TOO_LARGE; result_size_bytes: number; max_payload_bytes: number } };
+  envelope: {
+    success: false;
+    error: string;
+    data: { errorCode: typeof RESULT_TOO_LARGE; result_size_bytes: number; max_payload_bytes: number };
+  };
 }
 
 export function isOverResultLimit(bytes: number): boolean {
@@ -21,5 +25,13 @@ export function isOverResultLimit(bytes: number): boolean {
 /** The platform's answer to a response frame of `bytes` (its message, word for word). */
 export function resultTooLarge(bytes: number): ResultTooLarge {
   const error = `result too large: serialized result is ${bytes} bytes, exceeds transport limit of ${MAX_RESULT_BYTES} bytes; return a file reference (host/uploadFile or APS files) instead of inline data`;
-  return { bytes, maxBytes: MAX_RESULT_BYTES, envelope: { success: false, error, data: { errorCode: RESULT_TOO_LARGE, result_size_bytes: bytes, max_payload_bytes: MAX_RESULT_BYTES } } };
+  return {
+    bytes,
+    maxBytes: MAX_RESULT_BYTES,
+    envelope: {
+      success: false,
+      error,
+      data: { errorCode: RESULT_TOO_LARGE, result_size_bytes: bytes, max_payload_bytes: MAX_RESULT_BYTES },
+    },
+  };
 }

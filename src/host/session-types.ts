@@ -97,13 +97,21 @@ export function describeExit(exit: ExitInfo | undefined): string {
 }
 
 export class PluginExited extends Error {
-  constructor(readonly exit: ExitInfo | undefined, readonly spawnError?: Error) {
-    super(spawnError ? `the plugin could not start: ${spawnError.message}` : `the plugin exited (${describeExit(exit)})`);
+  constructor(
+    readonly exit: ExitInfo | undefined,
+    readonly spawnError?: Error,
+  ) {
+    super(
+      spawnError ? `the plugin could not start: ${spawnError.message}` : `the plugin exited (${describeExit(exit)})`,
+    );
   }
 }
 
 export class RpcTimeout extends Error {
-  constructor(readonly method: string, readonly ms: number) {
+  constructor(
+    readonly method: string,
+    readonly ms: number,
+  ) {
     super(`no answer to ${method} within ${ms / 1000} s`);
   }
 }

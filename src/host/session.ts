@@ -7,9 +7,18 @@ export class Session extends PluginChannel {
   /** `initialize` offering a version; notes whether 2.0 was negotiated. -32601 means a v1 plugin. */
   async initialize(version: string = PROTOCOL_V2, timeoutMs: number = Timeouts.describeMs): Promise<Response> {
     this.initializeSent = true;
-    const r = await this.request("initialize", { protocolVersion: version, clientInfo: { name: "executa", version: "test" }, host_capabilities: {} }, timeoutMs);
+    const r = await this.request(
+      "initialize",
+      { protocolVersion: version, clientInfo: { name: "executa", version: "test" }, host_capabilities: {} },
+      timeoutMs,
+    );
     const result = r.frame.result as Record<string, unknown> | undefined;
-    this.protocolVersion = typeof result?.protocolVersion === "string" ? result.protocolVersion : "error" in r.frame ? PROTOCOL_V1 : undefined;
+    this.protocolVersion =
+      typeof result?.protocolVersion === "string"
+        ? result.protocolVersion
+        : "error" in r.frame
+          ? PROTOCOL_V1
+          : undefined;
     this.negotiatedV2 = this.protocolVersion === PROTOCOL_V2 || Boolean(this.protocolVersion?.startsWith("2."));
     return r;
   }

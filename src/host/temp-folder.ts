@@ -20,7 +20,9 @@ export function inheritedTempFolder(env: NodeJS.ProcessEnv): TransportFolder {
 /** Files (not folders: a PyInstaller one-file binary unpacks itself into a `_MEI*` folder there) in the folder. */
 export function filesIn(dir: string): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => e.name);
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => !e.isDirectory())
+      .map((e) => e.name);
   } catch {
     return [];
   }

@@ -11,7 +11,13 @@ export type ChangeClass = "breaking" | "compatible" | "patch";
 export type Bump = "major" | "minor" | "patch" | "none";
 
 export interface ClassifiedChange extends Omit<Change, "kind"> {
-  kind: ChangeKind | "tool-renamed" | "parameter-renamed" | "credential-added" | "credential-required" | "credential-removed";
+  kind:
+    | ChangeKind
+    | "tool-renamed"
+    | "parameter-renamed"
+    | "credential-added"
+    | "credential-required"
+    | "credential-removed";
   class: ChangeClass;
   /** The lowest version that carries the bump this change asks for. */
   needs: string;
@@ -41,7 +47,8 @@ type Unpriced = Omit<ClassifiedChange, "needs">;
 
 function byName(list: unknown): Map<string, Obj> {
   const out = new Map<string, Obj>();
-  if (Array.isArray(list)) for (const item of list) if (isObj(item) && typeof item.name === "string") out.set(item.name, item);
+  if (Array.isArray(list))
+    for (const item of list) if (isObj(item) && typeof item.name === "string") out.set(item.name, item);
   return out;
 }
 
@@ -54,14 +61,22 @@ const withoutName = (o: Obj | undefined) => {
  * A removed and an added item of the same scope that match by one of `shapes` (tried in order:
  * e.g. the same parameters, else the same description) are one rename.
  */
-function pairRenames(changes: Change[], removed: ChangeKind, added: ChangeKind, shapes: Array<(c: Change) => unknown>, sameScope: (a: Change, b: Change) => boolean): Array<[Change, Change]> {
+function pairRenames(
+  changes: Change[],
+  removed: ChangeKind,
+  added: ChangeKind,
+  shapes: Array<(c: Change) => unknown>,
+  sameScope: (a: Change, b: Change) => boolean,
+): Array<[Change, Change]> {
   const pairs: Array<[Change, Change]> = [];
   const taken = new Set<Change>();
   for (const shapeOf of shapes) {
     for (const gone of changes.filter((c) => c.kind === removed && !taken.has(c))) {
       const shape = shapeOf(gone);
       if (shape === undefined) continue;
-      const match = changes.find((a) => a.kind === added && !taken.has(a) && sameScope(gone, a) && same(shapeOf(a), shape));
+      const match = changes.find(
+        (a) => a.kind === added && !taken.has(a) && sameScope(gone, a) && same(shapeOf(a), shape),
+      );
       if (!match) continue;
       pairs.push([gone, match]);
       taken.add(gone).add(match);
@@ -82,11 +97,39 @@ function classifyCredentials(before: Json | undefined, after: Json | undefined):
   const a = byName(after);
   for (const [name, c] of a) {
     const old = b.get(name);
-    if (!old) out.push({ kind: "credential-added", field: "credentials", after: c, class: c.required === true ? "breaking" : "compatible", message: `${c.required === true ? "required" : "optional"} credential '${name}' added` });
-    else if (old.required !== true && c.required === true) out.push({ kind: "credential-required", field: "credentials", class: "breaking", message: `credential '${name}' is now required` });
-    else if (!same(old, c)) out.push({ kind: "field-changed", field: "credentials", before: old, after: c, class: "patch", message: `credential '${name}' changed` });
+    if (!old)
+      out.push({
+        kind: "credential-added",
+        field: "credentials",
+        after: c,
+        class: c.required === true ? "breaking" : "compatible",
+        message: `${c.required === true ? "required" : "optional"} credential '${name}' added`,
+      });
+    else if (old.required !== true && c.required === true)
+      out.push({
+        kind: "credential-required",
+        field: "credentials",
+        class: "breaking",
+        message: `credential '${name}' is now required`,
+      });
+    else if (!same(old, c))
+      out.push({
+        kind: "field-changed",
+        field: "credentials",
+        before: old,
+        after: c,
+        class: "patch",
+        message: `credential '${name}' changed`,
+      });
   }
-  for (const name of b.keys()) if (!a.has(name)) out.push({ kind: "credential-removed", field: "credentials", class: "compatible", message: `credential '${name}' removed` });
+  for (const name of b.keys())
+    if (!a.has(name))
+      out.push({
+        kind: "credential-removed",
+        field: "credentials",
+        class: "compatible",
+        message: `credential '${name}' removed`,
+      });
   return out;
 }
 
@@ -128,7 +171,9 @@ function classifyOne(c: Change, released: unknown): Unpriced[] {
     case "enum-changed":
       return as(classifyEnum(c.before, c.after));
     case "timeout-changed":
-      return as(typeof c.before === "number" && typeof c.after === "number" && c.after < c.before ? "breaking" : "compatible");
+      return as(
+        typeof c.before === "number" && typeof c.after === "number" && c.after < c.before ? "breaking" : "compatible",
+      );
     case "description-changed":
     case "tools-reordered":
     case "parameters-reordered":
@@ -146,15 +191,43 @@ function classifyOne(c: Change, released: unknown): Unpriced[] {
 /** Every change from `released` to `current`, classed; renames reported once as breaking. */
 export function classifyChanges(released: unknown, current: unknown): Unpriced[] {
   const changes = manifestChanges(released, current);
-  const tool = (c: Change) => (isObj(c.after) ? c.after : c.tool ? byName(isObj(released) ? released.tools : undefined).get(c.tool) : undefined);
-  const tools = pairRenames(changes, "tool-removed", "tool-added", [(c) => tool(c)?.parameters ?? [], (c) => tool(c)?.description], () => true);
-  const param = (c: Change) => (isObj(c.after) ? c.after : c.tool && c.parameter ? paramOf(released, c.tool, c.parameter) : undefined);
-  const params = pairRenames(changes, "parameter-removed", "parameter-added", [(c) => withoutName(param(c)), (c) => param(c)?.description], (a, b) => a.tool === b.tool);
+  const tool = (c: Change) =>
+    isObj(c.after) ? c.after : c.tool ? byName(isObj(released) ? released.tools : undefined).get(c.tool) : undefined;
+  const tools = pairRenames(
+    changes,
+    "tool-removed",
+    "tool-added",
+    [(c) => tool(c)?.parameters ?? [], (c) => tool(c)?.description],
+    () => true,
+  );
+  const param = (c: Change) =>
+    isObj(c.after) ? c.after : c.tool && c.parameter ? paramOf(released, c.tool, c.parameter) : undefined;
+  const params = pairRenames(
+    changes,
+    "parameter-removed",
+    "parameter-added",
+    [(c) => withoutName(param(c)), (c) => param(c)?.description],
+    (a, b) => a.tool === b.tool,
+  );
   const paired = new Set([...tools, ...params].flat());
   const out: Unpriced[] = [];
-  for (const [gone, added] of tools) out.push({ kind: "tool-renamed", tool: added.tool, before: gone.tool ?? null, class: "breaking", message: `tool '${gone.tool}' renamed to '${added.tool}'` });
+  for (const [gone, added] of tools)
+    out.push({
+      kind: "tool-renamed",
+      tool: added.tool,
+      before: gone.tool ?? null,
+      class: "breaking",
+      message: `tool '${gone.tool}' renamed to '${added.tool}'`,
+    });
   for (const [gone, added] of params) {
-    out.push({ kind: "parameter-renamed", tool: added.tool, parameter: added.parameter, before: gone.parameter ?? null, class: "breaking", message: `tool '${added.tool}': parameter '${gone.parameter}' renamed to '${added.parameter}'` });
+    out.push({
+      kind: "parameter-renamed",
+      tool: added.tool,
+      parameter: added.parameter,
+      before: gone.parameter ?? null,
+      class: "breaking",
+      message: `tool '${added.tool}': parameter '${gone.parameter}' renamed to '${added.parameter}'`,
+    });
   }
   for (const c of changes) if (!paired.has(c)) out.push(...classifyOne(c, released));
   const order: Record<ChangeClass, number> = { breaking: 0, compatible: 1, patch: 2 };
@@ -188,15 +261,36 @@ function needed(released: string, bump: Bump): string {
   return bump === "none" ? released : semver.inc(released, bump)!;
 }
 
-export function compareWithRelease(options: { against: string; released: unknown; current: unknown; releasedVersion: string; version: string }): AgainstResult {
+export function compareWithRelease(options: {
+  against: string;
+  released: unknown;
+  current: unknown;
+  releasedVersion: string;
+  version: string;
+}): AgainstResult {
   const { releasedVersion, version } = options;
-  if (!semver.valid(version)) throw new ExecutaError(`executa.json's version ${JSON.stringify(version)} is not SemVer`, { hint: 'use MAJOR.MINOR.PATCH, e.g. "1.2.0"' });
-  const changes = classifyChanges(options.released, options.current).map((c) => ({ ...c, needs: needed(releasedVersion, bumpFor(c.class, releasedVersion)) }));
+  if (!semver.valid(version))
+    throw new ExecutaError(`executa.json's version ${JSON.stringify(version)} is not SemVer`, {
+      hint: 'use MAJOR.MINOR.PATCH, e.g. "1.2.0"',
+    });
+  const changes = classifyChanges(options.released, options.current).map((c) => ({
+    ...c,
+    needs: needed(releasedVersion, bumpFor(c.class, releasedVersion)),
+  }));
   const required = changes.reduce<Bump>((max, c) => {
     const b = bumpFor(c.class, releasedVersion);
     return RANK[b] > RANK[max] ? b : max;
   }, "none");
   const bump = bumpBetween(releasedVersion, version);
   const ok = bump !== "backwards" && RANK[bump] >= RANK[required];
-  return { against: options.against, released_version: releasedVersion, version, changes, required_bump: required, bump, ok, needs: needed(releasedVersion, required) };
+  return {
+    against: options.against,
+    released_version: releasedVersion,
+    version,
+    changes,
+    required_bump: required,
+    bump,
+    ok,
+    needs: needed(releasedVersion, required),
+  };
 }

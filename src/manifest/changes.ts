@@ -39,7 +39,8 @@ const show = (v: Json | undefined) => (v === undefined ? "(none)" : JSON.stringi
 
 function byName(list: unknown): Map<string, Obj> {
   const out = new Map<string, Obj>();
-  if (Array.isArray(list)) for (const item of list) if (isObj(item) && typeof item.name === "string") out.set(item.name, item);
+  if (Array.isArray(list))
+    for (const item of list) if (isObj(item) && typeof item.name === "string") out.set(item.name, item);
   return out;
 }
 
@@ -59,19 +60,46 @@ function compareParams(tool: string, before: unknown, after: unknown, out: Chang
   for (const [name, p] of a) {
     const old = b.get(name);
     if (!old) {
-      out.push({ kind: "parameter-added", tool, parameter: name, after: p, message: `tool '${tool}': parameter '${name}' added (${String(p.type)})` });
+      out.push({
+        kind: "parameter-added",
+        tool,
+        parameter: name,
+        after: p,
+        message: `tool '${tool}': parameter '${name}' added (${String(p.type)})`,
+      });
       continue;
     }
     for (const [field, kind] of PARAM_FIELDS) {
       if (!same(old[field], p[field])) {
-        out.push({ kind, tool, parameter: name, field, before: old[field], after: p[field], message: `tool '${tool}': parameter '${name}': ${field} ${show(old[field])} -> ${show(p[field])}` });
+        out.push({
+          kind,
+          tool,
+          parameter: name,
+          field,
+          before: old[field],
+          after: p[field],
+          message: `tool '${tool}': parameter '${name}': ${field} ${show(old[field])} -> ${show(p[field])}`,
+        });
       }
     }
   }
-  for (const name of b.keys()) if (!a.has(name)) out.push({ kind: "parameter-removed", tool, parameter: name, message: `tool '${tool}': parameter '${name}' removed` });
+  for (const name of b.keys())
+    if (!a.has(name))
+      out.push({
+        kind: "parameter-removed",
+        tool,
+        parameter: name,
+        message: `tool '${tool}': parameter '${name}' removed`,
+      });
   const common = (m: Map<string, Obj>, other: Map<string, Obj>) => [...m.keys()].filter((k) => other.has(k));
   if (!same(common(b, a), common(a, b))) {
-    out.push({ kind: "parameters-reordered", tool, before: [...b.keys()], after: [...a.keys()], message: `tool '${tool}': parameters reordered: ${[...a.keys()].join(", ")}` });
+    out.push({
+      kind: "parameters-reordered",
+      tool,
+      before: [...b.keys()],
+      after: [...a.keys()],
+      message: `tool '${tool}': parameters reordered: ${[...a.keys()].join(", ")}`,
+    });
   }
 }
 
@@ -80,7 +108,13 @@ export function manifestChanges(before: unknown, after: unknown): Change[] {
   if (!isObj(before) || !isObj(after)) return out;
   for (const key of new Set([...Object.keys(after), ...Object.keys(before)])) {
     if (key === "tools" || same(before[key], after[key])) continue;
-    out.push({ kind: "field-changed", field: key, before: before[key], after: after[key], message: `${key}: ${show(before[key])} -> ${show(after[key])}` });
+    out.push({
+      kind: "field-changed",
+      field: key,
+      before: before[key],
+      after: after[key],
+      message: `${key}: ${show(before[key])} -> ${show(after[key])}`,
+    });
   }
   const b = byName(before.tools);
   const a = byName(after.tools);
@@ -91,18 +125,46 @@ export function manifestChanges(before: unknown, after: unknown): Change[] {
       continue;
     }
     if (!same(old.description, t.description)) {
-      out.push({ kind: "description-changed", tool: name, field: "description", before: old.description, after: t.description, message: `tool '${name}': description changed` });
+      out.push({
+        kind: "description-changed",
+        tool: name,
+        field: "description",
+        before: old.description,
+        after: t.description,
+        message: `tool '${name}': description changed`,
+      });
     }
     if (!same(old.timeout, t.timeout)) {
-      out.push({ kind: "timeout-changed", tool: name, field: "timeout", before: old.timeout, after: t.timeout, message: `tool '${name}': timeout ${show(old.timeout)} -> ${show(t.timeout)}` });
+      out.push({
+        kind: "timeout-changed",
+        tool: name,
+        field: "timeout",
+        before: old.timeout,
+        after: t.timeout,
+        message: `tool '${name}': timeout ${show(old.timeout)} -> ${show(t.timeout)}`,
+      });
     }
     if (!same(old.streaming, t.streaming)) {
-      out.push({ kind: "field-changed", tool: name, field: "streaming", before: old.streaming, after: t.streaming, message: `tool '${name}': streaming ${show(old.streaming)} -> ${show(t.streaming)}` });
+      out.push({
+        kind: "field-changed",
+        tool: name,
+        field: "streaming",
+        before: old.streaming,
+        after: t.streaming,
+        message: `tool '${name}': streaming ${show(old.streaming)} -> ${show(t.streaming)}`,
+      });
     }
     compareParams(name, old.parameters, t.parameters, out);
   }
-  for (const name of b.keys()) if (!a.has(name)) out.push({ kind: "tool-removed", tool: name, message: `tool '${name}' removed` });
+  for (const name of b.keys())
+    if (!a.has(name)) out.push({ kind: "tool-removed", tool: name, message: `tool '${name}' removed` });
   const common = (m: Map<string, Obj>, other: Map<string, Obj>) => [...m.keys()].filter((k) => other.has(k));
-  if (!same(common(b, a), common(a, b))) out.push({ kind: "tools-reordered", before: [...b.keys()], after: [...a.keys()], message: `tools reordered: ${[...a.keys()].join(", ")}` });
+  if (!same(common(b, a), common(a, b)))
+    out.push({
+      kind: "tools-reordered",
+      before: [...b.keys()],
+      after: [...a.keys()],
+      message: `tools reordered: ${[...a.keys()].join(", ")}`,
+    });
   return out;
 }

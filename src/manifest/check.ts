@@ -25,7 +25,11 @@ async function readOptional(path: string): Promise<string | undefined> {
 }
 
 /** Compares generated outputs (the first is manifest.json) with what is on disk. */
-export async function compareOutputs(projectDir: string, outputs: readonly Output[], diagnostics: Diagnostic[]): Promise<CheckResult> {
+export async function compareOutputs(
+  projectDir: string,
+  outputs: readonly Output[],
+  diagnostics: Diagnostic[],
+): Promise<CheckResult> {
   const result: CheckResult = { status: "in-sync", changes: [], diff: "", diagnostics, files: [] };
   if (hasErrors(diagnostics)) return { ...result, status: "error" };
   let missing = false;
@@ -46,7 +50,10 @@ export async function compareOutputs(projectDir: string, outputs: readonly Outpu
         committed = JSON.parse(current);
       } catch (error) {
         drift = true;
-        result.changes.push({ kind: "unreadable", message: `${output.path} is not valid JSON: ${(error as Error).message}` });
+        result.changes.push({
+          kind: "unreadable",
+          message: `${output.path} is not valid JSON: ${(error as Error).message}`,
+        });
         continue;
       }
       const changes = manifestChanges(committed, JSON.parse(output.content));

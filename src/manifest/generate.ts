@@ -1,7 +1,20 @@
 /** Project -> extraction for its language -> manifest + bindings file, validated. */
 import { detectLaunch } from "../host/index.js";
-import { bindingsPath, loadProject, manifestFromPlugin, MANIFEST_PATH, readExecutaJson, type SourceProject } from "../project/index.js";
-import { canonicalManifestJson, hasErrors, validateManifest, type Diagnostic, type Manifest } from "../protocol/index.js";
+import {
+  bindingsPath,
+  loadProject,
+  manifestFromPlugin,
+  MANIFEST_PATH,
+  readExecutaJson,
+  type SourceProject,
+} from "../project/index.js";
+import {
+  canonicalManifestJson,
+  hasErrors,
+  validateManifest,
+  type Diagnostic,
+  type Manifest,
+} from "../protocol/index.js";
 import { extractGo, renderGoBindings } from "./go/index.js";
 import { hostUsageDiagnostics } from "./host-usage.js";
 import { attachLocations } from "./locate.js";
@@ -49,7 +62,10 @@ function bindingsOutput(project: SourceProject, extraction: Extraction): Output 
       return { path: bindingsPath("ts"), content: renderTsBindings(extraction.bindings) };
     case "python": {
       if (extraction.packageDir === undefined) return undefined;
-      return { path: bindingsPath("python", extraction.packageDir), content: renderPythonBindings(extraction.bindings, extraction.packageDir) };
+      return {
+        path: bindingsPath("python", extraction.packageDir),
+        content: renderPythonBindings(extraction.bindings, extraction.packageDir),
+      };
     }
     case "go": {
       const content = renderGoBindings(extraction);
@@ -59,7 +75,9 @@ function bindingsOutput(project: SourceProject, extraction: Extraction): Output 
 }
 
 export function applyStrict(diagnostics: Diagnostic[], strict: boolean | undefined): Diagnostic[] {
-  return strict ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)) : diagnostics;
+  return strict
+    ? diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d))
+    : diagnostics;
 }
 
 /** Generates the manifest and the bindings of the project in `projectDir` (nothing is written). */
@@ -73,10 +91,15 @@ export async function generateManifest(projectDir: string, options: GenerateOpti
   const validation = attachLocations(checks, extraction.locations).filter(
     // The plugin-level checks already reported these with executa.json as the place to fix them;
     // and a manifest without tools follows from a source error already reported where it is.
-    (d) => !pluginDiagnostics.some((p) => p.path === d.path && p.severity === "error") && !(sourceErrors && d.path === "$.tools" && extraction.tools.length === 0),
+    (d) =>
+      !pluginDiagnostics.some((p) => p.path === d.path && p.severity === "error") &&
+      !(sourceErrors && d.path === "$.tools" && extraction.tools.length === 0),
   );
   const usage = hostUsageDiagnostics(manifest, extraction.hostCalls, project.executaJsonText, !sourceErrors);
-  const diagnostics = applyStrict([...extraction.diagnostics, ...pluginDiagnostics, ...validation, ...usage], options.strict);
+  const diagnostics = applyStrict(
+    [...extraction.diagnostics, ...pluginDiagnostics, ...validation, ...usage],
+    options.strict,
+  );
   const outputs: Output[] = [{ path: MANIFEST_PATH, content: canonicalManifestJson(manifest) }];
   const bindings = bindingsOutput(project, extraction);
   if (bindings) outputs.push(bindings);
@@ -87,7 +110,12 @@ export async function generateManifest(projectDir: string, options: GenerateOpti
 async function fromRunningPlugin(projectDir: string, options: GenerateOptions): Promise<Generated> {
   const launch = await detectLaunch(projectDir);
   const live = await liveManifest(projectDir, launch);
-  return { manifest: live.manifest, diagnostics: applyStrict(live.diagnostics, options.strict), outputs: live.outputs, via: `the running plugin's describe (${launch.source})` };
+  return {
+    manifest: live.manifest,
+    diagnostics: applyStrict(live.diagnostics, options.strict),
+    outputs: live.outputs,
+    via: `the running plugin's describe (${launch.source})`,
+  };
 }
 
 export { hasErrors };

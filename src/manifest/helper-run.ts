@@ -23,7 +23,13 @@ export function helperEnv(drop: RegExp, set: NodeJS.ProcessEnv = {}): NodeJS.Pro
   return { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !drop.test(k))), ...set };
 }
 
-export async function runHelper(command: string, args: string[], cwd: string, what: string, env?: NodeJS.ProcessEnv): Promise<HelperOutput> {
+export async function runHelper(
+  command: string,
+  args: string[],
+  cwd: string,
+  what: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<HelperOutput> {
   const result = await exec(command, args, { cwd, timeoutMs: 120_000, ...(env && { env }) });
   if (result.spawnError) {
     if (result.spawnError.code === "ENOENT") throw new ToolchainMissing(`${command} was not found`);

@@ -146,6 +146,9 @@ export function resolveHostCalls(language: Language, raw: readonly RawHostCall[]
 }
 
 /** Every tool's raw calls resolved; absent when the extractor did not look. */
-export function resolveToolHostCalls(language: Language, raw: readonly RawHostCall[][] | undefined): { hostCalls?: HostCall[][] } {
+export function resolveToolHostCalls(
+  language: Language,
+  raw: readonly RawHostCall[][] | undefined,
+): { hostCalls?: HostCall[][] } {
   return raw ? { hostCalls: raw.map((calls) => resolveHostCalls(language, calls)) } : {};
 }

@@ -3,7 +3,14 @@
  * declared capability unlocks, and a declared capability no call needs, are warnings (errors
  * under --strict). Only as far as the extractor looked (`Extraction.hostCalls`).
  */
-import { capabilitiesForMethod, HOST_CAPABILITIES, isHostCapability, type Diagnostic, type HostCapability, type Manifest } from "../protocol/index.js";
+import {
+  capabilitiesForMethod,
+  HOST_CAPABILITIES,
+  isHostCapability,
+  type Diagnostic,
+  type HostCapability,
+  type Manifest,
+} from "../protocol/index.js";
 import type { HostCall, SourceLocation } from "./model.js";
 
 const EXECUTA_JSON = "executa.json";
@@ -51,7 +58,11 @@ function missingCapabilities(manifest: Manifest, hostCalls: HostCall[][], declar
   return out;
 }
 
-function unusedCapabilities(hostCalls: HostCall[][], declared: unknown[], executaJson: string | undefined): Diagnostic[] {
+function unusedCapabilities(
+  hostCalls: HostCall[][],
+  declared: unknown[],
+  executaJson: string | undefined,
+): Diagnostic[] {
   const calls = hostCalls.flat();
   // A request whose method the code computes could need any capability.
   if (calls.some((c) => c.method === undefined)) return [];
@@ -77,16 +88,28 @@ function unusedCapabilities(hostCalls: HostCall[][], declared: unknown[], execut
  * there is one). `everyTool`: no tool was left out for a source error (else a capability only the
  * missing tool uses would look unused).
  */
-export function hostUsageDiagnostics(manifest: Manifest, hostCalls: HostCall[][] | undefined, executaJson: string | undefined, everyTool = true): Diagnostic[] {
+export function hostUsageDiagnostics(
+  manifest: Manifest,
+  hostCalls: HostCall[][] | undefined,
+  executaJson: string | undefined,
+  everyTool = true,
+): Diagnostic[] {
   if (!hostCalls) return [];
   const listed: unknown = manifest.host_capabilities;
   const declared: unknown[] = Array.isArray(listed) ? listed : [];
   const names = declared.filter((c): c is string => typeof c === "string");
-  return [...missingCapabilities(manifest, hostCalls, names), ...(everyTool ? unusedCapabilities(hostCalls, declared, executaJson) : [])];
+  return [
+    ...missingCapabilities(manifest, hostCalls, names),
+    ...(everyTool ? unusedCapabilities(hostCalls, declared, executaJson) : []),
+  ];
 }
 
 /** Where item `index` of the top-level array `key` of a JSON text (executa.json) starts; the file alone when it cannot tell. */
-export function locateArrayItem(text: string | undefined, key: string, index: number): Pick<Diagnostic, "file"> & Partial<SourceLocation> {
+export function locateArrayItem(
+  text: string | undefined,
+  key: string,
+  index: number,
+): Pick<Diagnostic, "file"> & Partial<SourceLocation> {
   const file = { file: EXECUTA_JSON };
   if (text === undefined) return file;
   const tokens = [...text.matchAll(/"(?:[^"\\]|\\.)*"|[[\]{},:]/g)];

@@ -6,13 +6,17 @@ import type { ToolLocation } from "./model.js";
 const PATH = /^\$\.tools\[(\d+)\](?:\.parameters\[(\d+)\])?/;
 
 /** Plugin-level paths point at executa.json, where those fields are set. */
-export function attachLocations(diagnostics: Diagnostic[], locations: (ToolLocation | undefined)[], pluginFile = EXECUTA_JSON): Diagnostic[] {
+export function attachLocations(
+  diagnostics: Diagnostic[],
+  locations: (ToolLocation | undefined)[],
+  pluginFile = EXECUTA_JSON,
+): Diagnostic[] {
   return diagnostics.map((d) => {
     if (d.file || !d.path) return d;
     const m = PATH.exec(d.path);
     if (!m) return d.path.startsWith("$.tools") ? d : { ...d, file: pluginFile };
     const tool = locations[Number(m[1])];
-    const where = m[2] !== undefined ? tool?.parameters[Number(m[2])] ?? tool : tool;
+    const where = m[2] !== undefined ? (tool?.parameters[Number(m[2])] ?? tool) : tool;
     return where ? { ...d, file: where.file, line: where.line, column: where.column } : d;
   });
 }

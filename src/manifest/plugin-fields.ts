@@ -1,5 +1,11 @@
 /** The manifest's plugin-level fields: name, version and the rest, from executa.json (and package.json / pyproject.toml). */
-import { PLUGIN_LEVEL_FIELDS, type Diagnostic, type Json, type Manifest, type ToolDefinition } from "../protocol/index.js";
+import {
+  PLUGIN_LEVEL_FIELDS,
+  type Diagnostic,
+  type Json,
+  type Manifest,
+  type ToolDefinition,
+} from "../protocol/index.js";
 import { EXECUTA_JSON, type SourceProject } from "../project/index.js";
 
 function personName(value: unknown): string | undefined {
@@ -11,7 +17,11 @@ function personName(value: unknown): string | undefined {
 }
 
 /** What the language's package file says, for fields executa.json leaves out. */
-function packageFields(project: SourceProject): { version?: string; fields: Record<string, string | undefined>; file?: string } {
+function packageFields(project: SourceProject): {
+  version?: string;
+  fields: Record<string, string | undefined>;
+  file?: string;
+} {
   if (project.language === "ts" && project.packageJson) {
     const p = project.packageJson;
     return {
@@ -27,13 +37,20 @@ function packageFields(project: SourceProject): { version?: string; fields: Reco
   }
   if (project.language === "python" && project.pyproject) {
     const p = project.pyproject;
-    return { file: "pyproject.toml", version: p.version, fields: { description: p.description, author: p.author, license: p.license } };
+    return {
+      file: "pyproject.toml",
+      version: p.version,
+      fields: { description: p.description, author: p.author, license: p.license },
+    };
   }
   return { fields: {} };
 }
 
 /** The manifest around `tools`: every field but `tools`, in canonical order, plus diagnostics. */
-export function pluginLevelManifest(project: SourceProject, tools: ToolDefinition[]): { manifest: Manifest; diagnostics: Diagnostic[] } {
+export function pluginLevelManifest(
+  project: SourceProject,
+  tools: ToolDefinition[],
+): { manifest: Manifest; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const e = project.executaJson ?? {};
   const pkg = packageFields(project);
@@ -64,7 +81,12 @@ export function pluginLevelManifest(project: SourceProject, tools: ToolDefinitio
   }
   const version = own ?? pkg.version ?? "";
   if (version === "") {
-    diagnostics.push({ severity: "error", ...where("version"), message: "no version in executa.json", hint: 'add "version": "0.1.0"' });
+    diagnostics.push({
+      severity: "error",
+      ...where("version"),
+      message: "no version in executa.json",
+      hint: 'add "version": "0.1.0"',
+    });
   }
 
   const manifest: Record<string, unknown> = { name, version };

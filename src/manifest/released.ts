@@ -28,14 +28,17 @@ function parse(text: string, where: string): Released["manifest"] {
   } catch (error) {
     throw new ExecutaError(`the released manifest (${where}) is not valid JSON: ${(error as Error).message}`);
   }
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new ExecutaError(`the released manifest (${where}) is not a JSON object`);
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw new ExecutaError(`the released manifest (${where}) is not a JSON object`);
   return value as Released["manifest"];
 }
 
 function released(against: string, manifest: Released["manifest"]): Released {
   const version = manifest.version;
   if (typeof version !== "string" || !semver.valid(version)) {
-    throw new ExecutaError(`the released manifest (${against}) has no SemVer version (${JSON.stringify(version)})`, { hint: "compare against a manifest.json that executa manifest generated" });
+    throw new ExecutaError(`the released manifest (${against}) has no SemVer version (${JSON.stringify(version)})`, {
+      hint: "compare against a manifest.json that executa manifest generated",
+    });
   }
   return { against, manifest, version };
 }
@@ -49,7 +52,10 @@ export async function newestVersionTag(projectDir: string): Promise<string | und
   if (!which("git")) return undefined;
   const result = await git(projectDir, ["tag", "--list", "v*", "--sort=-v:refname"]);
   if (result.code !== 0) return undefined;
-  return result.stdout.split("\n").map((t) => t.trim()).find(Boolean);
+  return result.stdout
+    .split("\n")
+    .map((t) => t.trim())
+    .find(Boolean);
 }
 
 /**
@@ -60,24 +66,36 @@ export async function readReleased(projectDir: string, spec: string): Promise<Re
   const path = resolve(spec);
   if (existsSync(path) && statSync(path).isFile()) {
     if (!inside(projectDir, path) && !inside(tmpdir(), path)) {
-      throw new ExecutaError(`--against ${spec}: the file is outside the project and the temp folder, so it is not read`, {
-        hint: "copy the released manifest.json into the project (or the temp folder), or name a git ref such as v1.2.0",
-      });
+      throw new ExecutaError(
+        `--against ${spec}: the file is outside the project and the temp folder, so it is not read`,
+        {
+          hint: "copy the released manifest.json into the project (or the temp folder), or name a git ref such as v1.2.0",
+        },
+      );
     }
     return released(spec, parse(readFileSync(path, "utf8"), spec));
   }
   if (spec.startsWith("-") || spec.includes(":") || /\s/.test(spec)) {
-    throw new ExecutaError(`--against ${JSON.stringify(spec)} is neither a file nor a git ref`, { hint: "name a tag such as v1.2.0, a commit, or a manifest file in the project" });
+    throw new ExecutaError(`--against ${JSON.stringify(spec)} is neither a file nor a git ref`, {
+      hint: "name a tag such as v1.2.0, a commit, or a manifest file in the project",
+    });
   }
-  if (!which("git")) throw new ExecutaError(`--against ${spec} names a git ref, and git is not installed`, { hint: "install git, or pass the released manifest.json as a file" });
+  if (!which("git"))
+    throw new ExecutaError(`--against ${spec} names a git ref, and git is not installed`, {
+      hint: "install git, or pass the released manifest.json as a file",
+    });
   const commit = await git(projectDir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${spec}^{commit}`]);
   if (commit.code !== 0) {
-    throw new ExecutaError(`--against ${spec}: no such file, and no such git ref in ${projectDir}`, { hint: "fetch the tags (`git fetch --tags`; in GitHub Actions, checkout with fetch-depth: 0), or pass a file" });
+    throw new ExecutaError(`--against ${spec}: no such file, and no such git ref in ${projectDir}`, {
+      hint: "fetch the tags (`git fetch --tags`; in GitHub Actions, checkout with fetch-depth: 0), or pass a file",
+    });
   }
   // `<commit>:./manifest.json` is the project's own manifest.json, wherever the project sits in the repository.
   const shown = await git(projectDir, ["show", `${commit.stdout.trim()}:./manifest.json`]);
   if (shown.code !== 0) {
-    throw new ExecutaError(`${spec} has no manifest.json in this project's folder: ${tail(shown.stderr, 1)}`, { hint: "compare against a release made with executa manifest, or pass its manifest.json as a file" });
+    throw new ExecutaError(`${spec} has no manifest.json in this project's folder: ${tail(shown.stderr, 1)}`, {
+      hint: "compare against a release made with executa manifest, or pass its manifest.json as a file",
+    });
   }
   return released(spec, parse(shown.stdout, `${spec}:manifest.json`));
 }

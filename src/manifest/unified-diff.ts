@@ -32,7 +32,8 @@ function editScript(a: string[], b: string[]): Op[] {
     const table = new Uint32Array((n + 1) * w);
     for (let i = n - 1; i >= 0; i--) {
       for (let j = m - 1; j >= 0; j--) {
-        table[i * w + j] = x[i] === y[j] ? table[(i + 1) * w + j + 1]! + 1 : Math.max(table[(i + 1) * w + j]!, table[i * w + j + 1]!);
+        table[i * w + j] =
+          x[i] === y[j] ? table[(i + 1) * w + j + 1]! + 1 : Math.max(table[(i + 1) * w + j]!, table[i * w + j + 1]!);
       }
     }
     let i = 0;
@@ -79,7 +80,9 @@ export function unifiedDiff(before: string, after: string, path: string, context
     const hunk = ops.slice(from, end);
     const oldCount = hunk.filter((o) => o.kind !== "+").length;
     const newCount = hunk.filter((o) => o.kind !== "-").length;
-    out.push(`@@ -${oldCount ? oldStart : oldStart - 1},${oldCount} +${newCount ? newStart : newStart - 1},${newCount} @@`);
+    out.push(
+      `@@ -${oldCount ? oldStart : oldStart - 1},${oldCount} +${newCount ? newStart : newStart - 1},${newCount} @@`,
+    );
     for (const o of hunk) out.push(`${o.kind}${o.line}`);
     from = end;
     k = end;

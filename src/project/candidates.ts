@@ -20,7 +20,8 @@ export interface EntryCandidate {
 }
 
 const JS_EXTENSIONS = [".js", ".mjs", ".cjs"];
-const NOT_A_PLUGIN = /(?:^|[._-])(?:test|spec|config|setup|conftest)(?:[._-]|$)|^(?:__init__|__main__)\.py$|^(?:eslint|prettier|jest|vite|webpack|rollup|babel)\b/i;
+const NOT_A_PLUGIN =
+  /(?:^|[._-])(?:test|spec|config|setup|conftest)(?:[._-]|$)|^(?:__init__|__main__)\.py$|^(?:eslint|prettier|jest|vite|webpack|rollup|babel)\b/i;
 const MAX_SNIFF = 1 << 20;
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
@@ -62,11 +63,19 @@ function stdinScripts(dir: string, extensions: readonly string[], reads: RegExp)
 
 function pythonCandidates(dir: string): EntryCandidate[] {
   const scripts = readPyProject(join(dir, "pyproject.toml"))?.scripts ?? [];
-  if (scripts.length) return scripts.map(([name, target]) => ({ type: "python", entry: target, source: `pyproject.toml script ${name}`, toolId: name }));
+  if (scripts.length)
+    return scripts.map(([name, target]) => ({
+      type: "python",
+      entry: target,
+      source: `pyproject.toml script ${name}`,
+      toolId: name,
+    }));
   const packages = readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && !e.name.startsWith(".") && existsSync(join(dir, e.name, "__main__.py")))
     .map((e): EntryCandidate => ({ type: "python", entry: e.name, source: `${e.name}/__main__.py` }));
-  const files = stdinScripts(dir, [".py"], /\bsys\.stdin\b|\binput\s*\(/).map((f): EntryCandidate => ({ type: "python", entry: f, source: "a Python script reading stdin" }));
+  const files = stdinScripts(dir, [".py"], /\bsys\.stdin\b|\binput\s*\(/).map(
+    (f): EntryCandidate => ({ type: "python", entry: f, source: "a Python script reading stdin" }),
+  );
   return [...packages, ...files];
 }
 
@@ -77,18 +86,25 @@ function nodeCandidates(dir: string): EntryCandidate[] {
   const add = (file: string | undefined, source: string, toolId?: string) => {
     if (!file || !isFile(join(dir, file))) return;
     const entry = file.replace(/^\.\//, "");
-    if (!found.some((c) => c.entry === entry)) found.push({ type: "node", entry, source, ...((declared ?? toolId) && { toolId: declared ?? toolId }) });
+    if (!found.some((c) => c.entry === entry))
+      found.push({ type: "node", entry, source, ...((declared ?? toolId) && { toolId: declared ?? toolId }) });
   };
   if (typeof pkg.bin === "string") add(pkg.bin, "package.json bin", str(pkg.name));
-  else if (pkg.bin && typeof pkg.bin === "object") for (const [name, file] of Object.entries(pkg.bin as JsonObject)) add(str(file), `package.json bin ${name}`, name);
+  else if (pkg.bin && typeof pkg.bin === "object")
+    for (const [name, file] of Object.entries(pkg.bin as JsonObject)) add(str(file), `package.json bin ${name}`, name);
   add(str(pkg.main), "package.json main", str(pkg.name));
   if (found.length) return found;
-  return stdinScripts(dir, JS_EXTENSIONS, /\bstdin\b/).map((f) => ({ type: "node", entry: f, source: "a JavaScript file reading stdin" }));
+  return stdinScripts(dir, JS_EXTENSIONS, /\bstdin\b/).map((f) => ({
+    type: "node",
+    entry: f,
+    source: "a JavaScript file reading stdin",
+  }));
 }
 
 function goCandidates(dir: string): EntryCandidate[] {
   const mains = goMainFiles(dir);
-  if (mains.length === 1 && existsSync(join(dir, "go.mod"))) return [{ type: "go", entry: ".", source: `go.mod (${mains[0]})` }];
+  if (mains.length === 1 && existsSync(join(dir, "go.mod")))
+    return [{ type: "go", entry: ".", source: `go.mod (${mains[0]})` }];
   if (mains.length === 0 && existsSync(join(dir, "go.mod"))) return goCommandPackages(dir);
   return mains.map((f) => ({ type: "go", entry: f, source: "a Go file with func main" }));
 }
@@ -101,7 +117,12 @@ function goCommandPackages(dir: string): EntryCandidate[] {
     .filter((e) => e.isDirectory() && goMainFiles(join(cmd, e.name)).length === 1)
     .map((e) => e.name)
     .sort()
-    .map((name) => ({ type: "go", entry: `cmd/${name}`, source: `go.mod, cmd/${name} (a Go main package)`, toolId: name }));
+    .map((name) => ({
+      type: "go",
+      entry: `cmd/${name}`,
+      source: `go.mod, cmd/${name} (a Go main package)`,
+      toolId: name,
+    }));
 }
 
 function binaryCandidates(dir: string): EntryCandidate[] {
@@ -109,7 +130,9 @@ function binaryCandidates(dir: string): EntryCandidate[] {
     filesIn(join(dir, sub))
       .map((f) => (sub ? `${sub}/${f}` : f))
       .filter((f) => isExecutable(join(dir, f)) && nativePlatformOf(join(dir, f)) !== undefined)
-      .map((f): EntryCandidate => ({ type: "binary", entry: f, source: `a ${nativePlatformOf(join(dir, f))} executable` }));
+      .map(
+        (f): EntryCandidate => ({ type: "binary", entry: f, source: `a ${nativePlatformOf(join(dir, f))} executable` }),
+      );
   return [...inFolder(""), ...inFolder("bin")];
 }
 
@@ -120,14 +143,16 @@ export function findEntryCandidates(dir: string): EntryCandidate[] {
 
 /** The candidate an explicit `--entry` names: its type from the file (extension, folder, executable header). */
 export function candidateOfEntry(dir: string, entry: string): EntryCandidate {
-  const hint = "name the file that starts the plugin: a .js/.mjs/.cjs file, a .py script or package folder, a .go main file, or an executable";
+  const hint =
+    "name the file that starts the plugin: a .js/.mjs/.cjs file, a .py script or package folder, a .go main file, or an executable";
   const known = findEntryCandidates(dir).find((c) => c.entry === entry.replace(/^\.\//, ""));
   if (known) return { ...known, source: `--entry (${known.source})` };
   const path = join(dir, entry);
   if (!existsSync(path)) throw new ExecutaError(`--entry ${entry}: no such file in ${dir}`, { hint });
   const ext = extname(entry);
   if (statSync(path).isDirectory()) {
-    if (existsSync(join(path, "__main__.py"))) return { type: "python", entry, source: "--entry (a package with __main__.py)" };
+    if (existsSync(join(path, "__main__.py")))
+      return { type: "python", entry, source: "--entry (a package with __main__.py)" };
     if (goMainFiles(path).length === 1) return { type: "go", entry, source: "--entry (a Go package)" };
     throw new ExecutaError(`--entry ${entry} is a folder without __main__.py or one Go main`, { hint });
   }

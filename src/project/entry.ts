@@ -19,7 +19,8 @@ export function manifestFromPlugin(executaJson: JsonObject | undefined): boolean
 }
 
 const PY_FUNCTION = /^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$/;
-const ENTRY_HINT = 'set "entry" to a file inside the plugin folder, e.g. "plugin.js", "plugin.py", "main.go" or "bin/my-plugin"';
+const ENTRY_HINT =
+  'set "entry" to a file inside the plugin folder, e.g. "plugin.js", "plugin.py", "main.go" or "bin/my-plugin"';
 
 /** A project-relative path that stays inside the project (no absolute path, no `..`). */
 export function insideProject(path: string): boolean {
@@ -32,14 +33,20 @@ export function insideProject(path: string): boolean {
 export function entryOf(dir: string, executaJson: JsonObject | undefined): string | undefined {
   const entry = executaJson?.entry;
   if (entry === undefined) return undefined;
-  if (typeof entry !== "string" || !entry.trim()) throw new ExecutaError("executa.json: entry must be a non-empty string", { hint: ENTRY_HINT });
+  if (typeof entry !== "string" || !entry.trim())
+    throw new ExecutaError("executa.json: entry must be a non-empty string", { hint: ENTRY_HINT });
   if (executaJson?.type === "python" && PY_FUNCTION.test(entry)) return entry;
-  if (!insideProject(entry)) throw new ExecutaError(`executa.json: entry ${JSON.stringify(entry)} is outside the plugin folder`, { hint: ENTRY_HINT });
-  if (!existsSync(join(dir, entry))) throw new ExecutaError(`executa.json: the entry ${entry} does not exist in ${dir}`, { hint: ENTRY_HINT });
+  if (!insideProject(entry))
+    throw new ExecutaError(`executa.json: entry ${JSON.stringify(entry)} is outside the plugin folder`, {
+      hint: ENTRY_HINT,
+    });
+  if (!existsSync(join(dir, entry)))
+    throw new ExecutaError(`executa.json: the entry ${entry} does not exist in ${dir}`, { hint: ENTRY_HINT });
   return entry;
 }
 
-const isFileIn = (dir: string, path: string): boolean => insideProject(path) && existsSync(join(dir, path)) && statSync(join(dir, path)).isFile();
+const isFileIn = (dir: string, path: string): boolean =>
+  insideProject(path) && existsSync(join(dir, path)) && statSync(join(dir, path)).isFile();
 
 /**
  * A binary plugin's executable, project-relative: executa.json `entry`, else Anna's
@@ -50,7 +57,10 @@ export function binaryEntryOf(dir: string, executaJson: JsonObject): string | un
   if (entry) return entry;
   const exe = process.platform === "win32" ? ".exe" : "";
   const toolId = typeof executaJson.tool_id === "string" && executaJson.tool_id ? executaJson.tool_id : undefined;
-  const command = Array.isArray(executaJson.command) && typeof executaJson.command[0] === "string" ? executaJson.command[0].replace(/^\.\//, "") : undefined;
+  const command =
+    Array.isArray(executaJson.command) && typeof executaJson.command[0] === "string"
+      ? executaJson.command[0].replace(/^\.\//, "")
+      : undefined;
   const candidates = [toolId && `bin/${toolId}${exe}`, `bin/${basename(dir)}${exe}`, command];
   return candidates.find((c): c is string => Boolean(c && isFileIn(dir, c)));
 }
@@ -68,13 +78,23 @@ export function pythonEntry(dir: string, entry: string): PythonEntry {
   }
   const path = join(dir, entry);
   if (existsSync(path) && statSync(path).isDirectory()) {
-    if (!existsSync(join(path, "__main__.py"))) throw new ExecutaError(`the Python entry ${entry} is a folder without __main__.py`, { hint: "name a script (plugin.py), a package with __main__.py, or module:function" });
-    return { kind: "package", name: normalize(entry).replace(/[\\/]+$/, "").split(/[\\/]/).join(".") };
+    if (!existsSync(join(path, "__main__.py")))
+      throw new ExecutaError(`the Python entry ${entry} is a folder without __main__.py`, {
+        hint: "name a script (plugin.py), a package with __main__.py, or module:function",
+      });
+    return {
+      kind: "package",
+      name: normalize(entry)
+        .replace(/[\\/]+$/, "")
+        .split(/[\\/]/)
+        .join("."),
+    };
   }
   return { kind: "script", file: entry };
 }
 
-const GOOS = "aix|android|darwin|dragonfly|freebsd|hurd|illumos|ios|js|linux|netbsd|openbsd|plan9|solaris|wasip1|windows|zos";
+const GOOS =
+  "aix|android|darwin|dragonfly|freebsd|hurd|illumos|ios|js|linux|netbsd|openbsd|plan9|solaris|wasip1|windows|zos";
 const GOARCH = "386|amd64|arm|arm64|loong64|mips|mips64|mips64le|mipsle|ppc64|ppc64le|riscv64|s390x|wasm";
 /** A file Go builds only for some platforms (by name); named explicitly, Go would build it everywhere. */
 const PLATFORM_FILE = new RegExp(`_(?:(?:${GOOS})(?:_(?:${GOARCH}))?|${GOARCH})\\.go$`);
@@ -121,7 +141,9 @@ function goFiles(dir: string): GoFile[] {
 
 /** The files in `dir` that declare `func main()` in package main. */
 export function goMainFiles(dir: string): string[] {
-  return goFiles(dir).filter((f) => f.hasMainFunc).map((f) => f.name);
+  return goFiles(dir)
+    .filter((f) => f.hasMainFunc)
+    .map((f) => f.name);
 }
 
 /**
@@ -129,14 +151,19 @@ export function goMainFiles(dir: string): string[] {
  * package-main file of the folder without a `func main` and without a build constraint.
  */
 export function goFileSet(dir: string, mainFile: string): string[] {
-  const helpers = goFiles(dir).filter((f) => !f.hasMainFunc && !f.constrained && f.name !== mainFile).map((f) => f.name);
+  const helpers = goFiles(dir)
+    .filter((f) => !f.hasMainFunc && !f.constrained && f.name !== mainFile)
+    .map((f) => f.name);
   return [mainFile, ...helpers];
 }
 
 /** A Go `entry`: a `.go` file (built with its file set) or a package folder such as `.` or `./cmd/x`. */
 export function goEntryArgs(dir: string, entry: string): string[] {
   if (entry.endsWith(".go")) {
-    if (entry.includes("/") || entry.includes("\\")) throw new ExecutaError(`the Go entry ${entry} must be a file directly in the plugin folder`, { hint: "name a main file of the folder, or a package folder such as ./cmd/my-plugin" });
+    if (entry.includes("/") || entry.includes("\\"))
+      throw new ExecutaError(`the Go entry ${entry} must be a file directly in the plugin folder`, {
+        hint: "name a main file of the folder, or a package folder such as ./cmd/my-plugin",
+      });
     return goFileSet(dir, entry);
   }
   return [entry === "." || entry.startsWith("./") ? entry : `./${entry}`];

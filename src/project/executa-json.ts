@@ -21,7 +21,9 @@ export function readExecutaJsonFile(dir: string): { json: ExecutaJson; text: str
   const text = readText(path);
   const json = parseJsonObject(text, path);
   if (json.type !== undefined && !EXECUTA_TYPES.includes(json.type as ExecutaType)) {
-    throw new ExecutaError(`executa.json: unknown type ${JSON.stringify(json.type)}`, { hint: 'use "node", "python", "go" or "binary"' });
+    throw new ExecutaError(`executa.json: unknown type ${JSON.stringify(json.type)}`, {
+      hint: 'use "node", "python", "go" or "binary"',
+    });
   }
   return { json: json as ExecutaJson, text };
 }
@@ -42,7 +44,10 @@ function indentOf(text: string): string {
  */
 export function updateExecutaJson(dir: string, edit: (json: ExecutaJson) => JsonObject): JsonObject {
   const path = join(dir, EXECUTA_JSON);
-  if (!existsSync(path)) throw new ExecutaError(`${dir} has no executa.json to update`, { hint: "create it first (executa init, or create-executa)" });
+  if (!existsSync(path))
+    throw new ExecutaError(`${dir} has no executa.json to update`, {
+      hint: "create it first (executa init, or create-executa)",
+    });
   const { json, text } = readExecutaJsonFile(dir)!;
   const updated = edit(json);
   writeProjectFile(dir, EXECUTA_JSON, JSON.stringify(updated, null, indentOf(text)) + "\n");

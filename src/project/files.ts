@@ -46,9 +46,12 @@ export function parseJsonObject(text: string, path: string): JsonObject {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ExecutaError(`${path} is not valid JSON: ${(error as Error).message}`, { hint: "fix the file and run the command again" });
+    throw new ExecutaError(`${path} is not valid JSON: ${(error as Error).message}`, {
+      hint: "fix the file and run the command again",
+    });
   }
-  if (!isObject(value)) throw new ExecutaError(`${path} must hold a JSON object`, { hint: "fix the file and run the command again" });
+  if (!isObject(value))
+    throw new ExecutaError(`${path} must hold a JSON object`, { hint: "fix the file and run the command again" });
   return value;
 }
 
@@ -59,7 +62,9 @@ export function parsePyProject(text: string, path = "pyproject.toml"): PyProject
   } catch (error) {
     const e = error as Error & { line?: number; column?: number };
     const where = e.line ? `${path}:${e.line}:${e.column ?? 1}` : path;
-    throw new ExecutaError(`${where}: error: not valid TOML: ${e.message.split("\n")[0]}`, { hint: "fix the file and run the command again" });
+    throw new ExecutaError(`${where}: error: not valid TOML: ${e.message.split("\n")[0]}`, {
+      hint: "fix the file and run the command again",
+    });
   }
   const project = isObject(toml.project) ? toml.project : {};
   const license = isObject(project.license) ? str(project.license.text) : str(project.license);
@@ -74,7 +79,9 @@ export function parsePyProject(text: string, path = "pyproject.toml"): PyProject
     license,
     author: firstAuthor ? str(firstAuthor.name) : undefined,
     scripts,
-    dependencies: Array.isArray(project.dependencies) ? project.dependencies.filter((d): d is string => typeof d === "string") : [],
+    dependencies: Array.isArray(project.dependencies)
+      ? project.dependencies.filter((d): d is string => typeof d === "string")
+      : [],
   };
 }
 

@@ -48,7 +48,9 @@ export function resolveLanguage(value: string): Language {
   for (const lang of LANGUAGE_NAMES) {
     if (lang === v || (LANGUAGES[lang].aliases as readonly string[]).includes(v)) return lang;
   }
-  throw new ExecutaError(`unknown language '${value}'`, { hint: `use --lang with one of: ${LANGUAGE_NAMES.join(", ")}` });
+  throw new ExecutaError(`unknown language '${value}'`, {
+    hint: `use --lang with one of: ${LANGUAGE_NAMES.join(", ")}`,
+  });
 }
 
 /** The folder name that stands for a Python project's package in the templates (templates/python/__pyModule__/). */

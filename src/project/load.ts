@@ -5,7 +5,7 @@ import { ExecutaError } from "../common/errors.js";
 import { readExecutaJsonFile, type ExecutaJson } from "./executa-json.js";
 import { binaryEntryOf } from "./entry.js";
 import { readGoMod, readJsonObject, readPyProject, type GoMod, type JsonObject, type PyProject } from "./files.js";
-import { bindingsPath, LANGUAGES, languageOfType, type Language } from "./languages.js";
+import { LANGUAGES, languageOfType, type Language } from "./languages.js";
 import { findPyModule } from "./python.js";
 
 interface ProjectFiles {
@@ -46,7 +46,10 @@ export function detectLanguage(dir: string, executaJson: JsonObject | undefined)
   if (declared === "binary") return undefined;
   if (declared !== undefined) {
     const language = languageOfType(declared);
-    if (!language) throw new ExecutaError(`executa.json: unknown type ${JSON.stringify(declared)}`, { hint: 'use "node", "python", "go" or "binary"' });
+    if (!language)
+      throw new ExecutaError(`executa.json: unknown type ${JSON.stringify(declared)}`, {
+        hint: 'use "node", "python", "go" or "binary"',
+      });
     return language;
   }
   return (["python", "ts", "go"] as const).find((l) => existsSync(join(dir, LANGUAGES[l].marker)));
@@ -54,7 +57,8 @@ export function detectLanguage(dir: string, executaJson: JsonObject | undefined)
 
 function requireFolder(dirIn: string): string {
   const dir = resolve(dirIn);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ExecutaError(`${dir} is not a folder`, { hint: "pass the plugin project's folder" });
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new ExecutaError(`${dir} is not a folder`, { hint: "pass the plugin project's folder" });
   return dir;
 }
 
@@ -67,7 +71,14 @@ export function loadAnyProject(dirIn: string): Project {
   if (executaJson?.type === "binary") {
     const toolId = str(executaJson.tool_id);
     const executable = binaryEntryOf(dir, executaJson);
-    return { dir, language: "binary", executaJson, executaJsonText: file!.text, ...(toolId && { toolId }), ...(executable && { executable }) };
+    return {
+      dir,
+      language: "binary",
+      executaJson,
+      executaJsonText: file!.text,
+      ...(toolId && { toolId }),
+      ...(executable && { executable }),
+    };
   }
   const language = detectLanguage(dir, executaJson);
   if (!language) {
@@ -79,7 +90,9 @@ export function loadAnyProject(dirIn: string): Project {
   const pyproject = language === "python" ? readPyProject(join(dir, "pyproject.toml")) : undefined;
   const goMod = language === "go" ? readGoMod(join(dir, "go.mod")) : undefined;
   const toolId =
-    str(executaJson?.tool_id) ?? str((packageJson?.executa as JsonObject | undefined)?.tool_id) ?? pyproject?.scripts[0]?.[0];
+    str(executaJson?.tool_id) ??
+    str((packageJson?.executa as JsonObject | undefined)?.tool_id) ??
+    pyproject?.scripts[0]?.[0];
   return { dir, language, executaJson, executaJsonText, packageJson, pyproject, goMod, ...(toolId && { toolId }) };
 }
 
@@ -87,9 +100,12 @@ export function loadAnyProject(dirIn: string): Project {
 export function loadProject(dirIn: string): SourceProject {
   const project = loadAnyProject(dirIn);
   if (project.language === "binary") {
-    throw new ExecutaError(`the project in ${project.dir} is a prebuilt binary (executa.json type "binary"): it has no source to read`, {
-      hint: "take its manifest from the running plugin: `executa manifest --from-plugin -- <command>`, or set \"manifest_source\": \"plugin\" in executa.json",
-    });
+    throw new ExecutaError(
+      `the project in ${project.dir} is a prebuilt binary (executa.json type "binary"): it has no source to read`,
+      {
+        hint: 'take its manifest from the running plugin: `executa manifest --from-plugin -- <command>`, or set "manifest_source": "plugin" in executa.json',
+      },
+    );
   }
   return project;
 }
@@ -97,9 +113,4 @@ export function loadProject(dirIn: string): SourceProject {
 /** The Python package of a Python project. */
 export function pyModuleOf(project: SourceProject): string {
   return findPyModule(project.dir, project.pyproject, project.toolId);
-}
-
-/** The project-relative path of the generated bindings file. */
-export function bindingsPathOf(project: SourceProject): string {
-  return bindingsPath(project.language, project.language === "python" ? pyModuleOf(project) : undefined);
 }

@@ -2,9 +2,9 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import type { PlatformKey } from "../protocol/index.js";
 
-const ELF_MACHINES: Record<number, PlatformKey> = { 0x3e: "linux-x86_64", 0xb7: "linux-aarch64", 0x28: "linux-armv7l" };
-const MACHO_CPUS: Record<number, PlatformKey> = { 0x01000007: "darwin-x86_64", 0x0100000c: "darwin-arm64" };
-const PE_MACHINES: Record<number, PlatformKey> = { 0x8664: "windows-x86_64", 0xaa64: "windows-arm64" };
+const ELF_MACHINES: Record<number, PlatformKey> = { 62: "linux-x86_64", 183: "linux-aarch64", 40: "linux-armv7l" };
+const MACHO_CPUS: Record<number, PlatformKey> = { 16777223: "darwin-x86_64", 16777228: "darwin-arm64" };
+const PE_MACHINES: Record<number, PlatformKey> = { 34404: "windows-x86_64", 43620: "windows-arm64" };
 
 function head(path: string, bytes: number): Buffer {
   const buffer = Buffer.alloc(bytes);

@@ -34,7 +34,9 @@ export function packageManagerFromUserAgent(userAgent: string | undefined): Pack
 export function parsePackageManagerName(value: string): PackageManagerName {
   const name = value.trim().toLowerCase();
   if ((PACKAGE_MANAGER_NAMES as readonly string[]).includes(name)) return name as PackageManagerName;
-  throw new ExecutaError(`unknown package manager '${value}'`, { hint: `use --package-manager with one of: ${PACKAGE_MANAGER_NAMES.join(", ")}` });
+  throw new ExecutaError(`unknown package manager '${value}'`, {
+    hint: `use --package-manager with one of: ${PACKAGE_MANAGER_NAMES.join(", ")}`,
+  });
 }
 
 /** The lockfile each one writes (bun before 1.2 wrote the binary bun.lockb). */
@@ -87,7 +89,9 @@ export function globalInstall(pm: PackageManager, pkg: string): string | undefin
 
 /** `npm create executa@latest my-plugin -- --lang go`, spelled for each (only npm needs the `--`). */
 export function createCommand(pm: PackageManager, dir: string, flags: string): string {
-  return pm.name === "npm" ? `npm create executa@latest ${dir} -- ${flags}` : `${pm.name} create executa ${dir} ${flags}`;
+  return pm.name === "npm"
+    ? `npm create executa@latest ${dir} -- ${flags}`
+    : `${pm.name} create executa ${dir} ${flags}`;
 }
 
 /** The install in a fresh project, as the user would type it. */
@@ -119,7 +123,10 @@ export function packageManagerField(pm: PackageManager): string | undefined {
  * The package manager to use: `--package-manager`, else the one that ran us, else npm. A flag
  * naming another one than the user agent's gets its version from `<name> --version`.
  */
-export async function resolvePackageManager(flag: string | undefined, userAgent = process.env.npm_config_user_agent): Promise<PackageManager> {
+export async function resolvePackageManager(
+  flag: string | undefined,
+  userAgent = process.env.npm_config_user_agent,
+): Promise<PackageManager> {
   const running = packageManagerFromUserAgent(userAgent);
   if (flag === undefined) return running ?? { name: "npm" };
   const name = parsePackageManagerName(flag);

@@ -63,7 +63,10 @@ export function toolchainPython(projectDir: string): string | undefined {
 /** Like projectPython, or an error that says how to get Python. */
 export function requirePython(dir: string): string {
   const python = projectPython(dir);
-  if (!python) throw new ExecutaError("python3 is not installed and the project has no .venv", { hint: "install Python 3.10 or newer (or create .venv), then run the command again" });
+  if (!python)
+    throw new ExecutaError("python3 is not installed and the project has no .venv", {
+      hint: "install Python 3.10 or newer (or create .venv), then run the command again",
+    });
   return python;
 }
 
@@ -78,7 +81,9 @@ export function findPyModule(dir: string, pyproject: PyProject | undefined, tool
     .map((e) => e.name);
   if (candidates.length === 1) return candidates[0]!;
   throw new ExecutaError(
-    candidates.length ? `several Python packages have a __main__.py (${candidates.join(", ")})` : "cannot find the plugin's Python package (a folder with __main__.py)",
+    candidates.length
+      ? `several Python packages have a __main__.py (${candidates.join(", ")})`
+      : "cannot find the plugin's Python package (a folder with __main__.py)",
     { hint: 'name it in pyproject.toml [project.scripts] as `<tool_id> = "<package>.__main__:main"`' },
   );
 }

@@ -8,8 +8,13 @@ import { ExecutaError } from "../common/errors.js";
 
 export const TEMPLATES = {
   minimal: { summary: "one short tool (greet) and its test" },
-  examples: { summary: "three example tools: text statistics, a credential (HMAC signing) and the host's model (summarize)" },
-  services: { summary: "the protocol 2.0 host services: the host's model with structured output, key-value storage and an agent session" },
+  examples: {
+    summary: "three example tools: text statistics, a credential (HMAC signing) and the host's model (summarize)",
+  },
+  services: {
+    summary:
+      "the protocol 2.0 host services: the host's model with structured output, key-value storage and an agent session",
+  },
 } as const;
 
 export type TemplateName = keyof typeof TEMPLATES;

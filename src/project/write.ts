@@ -9,7 +9,8 @@ import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from "no
 import { writeFileAtomic } from "../common/atomic-write.js";
 import { ExecutaError } from "../common/errors.js";
 
-const LINK_HINT = "replace the link with a real folder or file (or remove it) and run the command again; nothing was written";
+const LINK_HINT =
+  "replace the link with a real folder or file (or remove it) and run the command again; nothing was written";
 
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path);
@@ -50,7 +51,10 @@ export function projectPath(root: string, rel: string): string {
     const to = linkTarget(current);
     if (!inside(realRoot, to)) {
       const shown = relative(root, current) || current;
-      throw new ExecutaError(`${shown} in ${root} is a link to ${readlinkSync(current)} (${to}), outside the project, and a write through it would land there`, { hint: LINK_HINT });
+      throw new ExecutaError(
+        `${shown} in ${root} is a link to ${readlinkSync(current)} (${to}), outside the project, and a write through it would land there`,
+        { hint: LINK_HINT },
+      );
     }
   }
   return target;

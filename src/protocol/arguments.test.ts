@@ -24,12 +24,15 @@ interface Step {
 /** The invoke a vector sends (a send_raw of one text line is parsed, as the runtime's decoder would). */
 function sentArguments(step: Step): { tool: unknown; args: unknown } | undefined {
   let params = step.send?.params;
-  if (step.send_raw && step.send_raw.length === 1 && typeof step.send_raw[0] === "string") params = (JSON.parse(step.send_raw[0]) as { params?: typeof params }).params;
+  if (step.send_raw && step.send_raw.length === 1 && typeof step.send_raw[0] === "string")
+    params = (JSON.parse(step.send_raw[0]) as { params?: typeof params }).params;
   return params && { tool: params.tool, args: params.arguments ?? {} };
 }
 
 test("argumentProblems answers every echo validation vector as the runtimes do", () => {
-  const lines = readFileSync(join(root, "docs", "runtime-vectors.jsonl"), "utf8").split("\n").filter(Boolean);
+  const lines = readFileSync(join(root, "docs", "runtime-vectors.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean);
   let compared = 0;
   for (const line of lines) {
     const vector = JSON.parse(line) as { id: string; row: string; steps: Step[] };
@@ -37,10 +40,18 @@ test("argumentProblems answers every echo validation vector as the runtimes do",
     if (vector.row !== "validation" || vector.id.includes("surrogate")) continue;
     const [send, expect] = vector.steps;
     const sent = send && sentArguments(send);
-    if (!sent || sent.tool !== "echo" || !expect?.expect || typeof sent.args !== "object" || sent.args === null || Array.isArray(sent.args)) continue;
+    if (
+      sent?.tool !== "echo" ||
+      !expect?.expect ||
+      typeof sent.args !== "object" ||
+      sent.args === null ||
+      Array.isArray(sent.args)
+    )
+      continue;
     const problems = argumentProblems(echo, sent.args as Record<string, unknown>);
     const error = expect.expect.error;
-    if (error?.message === "Invalid arguments for tool 'echo'") assert.deepEqual(problems, error.data?.errors, vector.id);
+    if (error?.message === "Invalid arguments for tool 'echo'")
+      assert.deepEqual(problems, error.data?.errors, vector.id);
     else if (expect.expect.result !== undefined) assert.deepEqual(problems, [], vector.id);
     else continue;
     compared++;

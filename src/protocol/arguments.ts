@@ -17,7 +17,8 @@ export function jsonTypeName(value: unknown): string {
   return typeof value === "object" ? "object" : typeof value;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Why a value does not have the manifest type; undefined when it does. */
 export function typeProblem(value: unknown, type: string): string | undefined {
@@ -42,7 +43,8 @@ export function typeProblem(value: unknown, type: string): string | undefined {
   }
 }
 
-const sameValue = (a: unknown, b: unknown): boolean => a === b || (typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b));
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b || (typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b));
 
 /**
  * Every problem of `args` for the tool, in the runtimes' order: parameters in manifest order,

@@ -8,16 +8,28 @@
  * ending in "/" or "." is a prefix). A capability with no method is allowed by the validator but
  * has no Executa wire method in the platform's code yet (app-side services such as audio).
  */
-export const CAPABILITY_ALLOW_LIST = { package: "anna-app-schema", version: "0.30.0", file: "acl/capabilities.json" } as const;
+export const CAPABILITY_ALLOW_LIST = {
+  package: "anna-app-schema",
+  version: "0.30.0",
+  file: "acl/capabilities.json",
+} as const;
 
 type Capability = { methods: readonly string[]; client: Record<string, object>; about: string };
 
 const kv = { methods: ["storage/"], client: { storage: { kv: true } } } as const;
 
 export const HOST_CAPABILITIES = {
-  "aps.files": { methods: ["files/"], client: { storage: { files: true } }, about: "APS files in the plugin's own app scope" },
+  "aps.files": {
+    methods: ["files/"],
+    client: { storage: { files: true } },
+    about: "APS files in the plugin's own app scope",
+  },
   "aps.kv": { ...kv, about: "APS key-value storage in the plugin's own app scope" },
-  "aps.scope.admin": { methods: ["storage/", "files/"], client: { storage: { kv: true, files: true } }, about: "every APS scope and owner (system apps only)" },
+  "aps.scope.admin": {
+    methods: ["storage/", "files/"],
+    client: { storage: { kv: true, files: true } },
+    about: "every APS scope and owner (system apps only)",
+  },
   "aps.scope.app.read": { ...kv, about: "read another owner's scope=app keys" },
   "aps.scope.app.write": { ...kv, about: "write another owner's scope=app keys" },
   "aps.scope.tool.read": { ...kv, about: "read scope=tool keys" },
@@ -25,16 +37,32 @@ export const HOST_CAPABILITIES = {
   "aps.scope.user.read": { ...kv, about: "read scope=user keys" },
   "aps.scope.user.write": { ...kv, about: "write scope=user keys" },
   "host.upload": { methods: ["host/uploadFile"], client: { upload: {} }, about: "transient uploads through the host" },
-  "llm.agent.auto": { methods: ["agent/session."], client: { agent: { submodes: ["auto"] } }, about: "agent sessions, auto submode" },
-  "llm.agent.fixed": { methods: ["agent/session."], client: { agent: { submodes: ["fixed"] } }, about: "agent sessions, fixed submode" },
+  "llm.agent.auto": {
+    methods: ["agent/session."],
+    client: { agent: { submodes: ["auto"] } },
+    about: "agent sessions, auto submode",
+  },
+  "llm.agent.fixed": {
+    methods: ["agent/session."],
+    client: { agent: { submodes: ["fixed"] } },
+    about: "agent sessions, fixed submode",
+  },
   "llm.audio.speak": { methods: [], client: {}, about: "text to speech (no Executa wire method yet)" },
   "llm.audio.transcribe": { methods: [], client: {}, about: "speech to text (no Executa wire method yet)" },
-  "llm.complete": { methods: [], client: {}, about: "an app's LLM completions (no Executa wire method; plugins sample with llm.sample)" },
+  "llm.complete": {
+    methods: [],
+    client: {},
+    about: "an app's LLM completions (no Executa wire method; plugins sample with llm.sample)",
+  },
   "llm.embed": { methods: ["embeddings/create"], client: { embeddings: {} }, about: "embeddings" },
   "llm.image": { methods: ["image/generate"], client: { image: {} }, about: "image generation" },
   "llm.image.edit": { methods: ["image/edit"], client: { "image.edit": {} }, about: "image editing" },
   "llm.music": { methods: [], client: {}, about: "music generation (no Executa wire method yet)" },
-  "llm.sample": { methods: ["sampling/createMessage", "agent/complete"], client: { sampling: {} }, about: "the host's model: sampling and agent/complete" },
+  "llm.sample": {
+    methods: ["sampling/createMessage", "agent/complete"],
+    client: { sampling: {} },
+    about: "the host's model: sampling and agent/complete",
+  },
   "llm.video": { methods: [], client: {}, about: "video generation (no Executa wire method yet)" },
   "web.fetch": { methods: ["web/fetch"], client: { web: { fetch: true } }, about: "host-managed web fetch" },
   "web.image_fetch": { methods: [], client: {}, about: "host-managed image fetch (no Executa wire method yet)" },
@@ -53,11 +81,11 @@ const RENAMED: Record<string, { use: readonly HostCapability[]; why: string }> =
   "storage.user": { use: ["aps.scope.user.read", "aps.scope.user.write"], why: "storage in scope user" },
   "storage.app": { use: ["aps.kv"], why: "storage in the plugin's own app scope, the host's default" },
   "storage.tool": { use: ["aps.scope.tool.read", "aps.scope.tool.write"], why: "storage in scope tool" },
-  "storage": { use: ["aps.kv"], why: "key-value storage" },
-  "aps": { use: ["aps.kv", "aps.files"], why: "key-value storage and files" },
-  "sampling": { use: ["llm.sample"], why: "the host's model" },
-  "embeddings": { use: ["llm.embed"], why: "embeddings" },
-  "upload": { use: ["host.upload"], why: "host uploads" },
+  storage: { use: ["aps.kv"], why: "key-value storage" },
+  aps: { use: ["aps.kv", "aps.files"], why: "key-value storage and files" },
+  sampling: { use: ["llm.sample"], why: "the host's model" },
+  embeddings: { use: ["llm.embed"], why: "embeddings" },
+  upload: { use: ["host.upload"], why: "host uploads" },
 };
 
 /** The allowed names closest to an unknown one: a known rename, else the nearest by edit distance. */
@@ -119,6 +147,8 @@ export function clientCapabilitiesFor(hostCapabilities: readonly string[]): Reco
 /** The capabilities any of which unlocks a reverse-RPC method. */
 export function capabilitiesForMethod(method: string): HostCapability[] {
   return (Object.keys(HOST_CAPABILITIES) as HostCapability[]).filter((name) =>
-    HOST_CAPABILITIES[name].methods.some((m) => (m.endsWith("/") || m.endsWith(".") ? method.startsWith(m) : method === m)),
+    HOST_CAPABILITIES[name].methods.some((m) =>
+      m.endsWith("/") || m.endsWith(".") ? method.startsWith(m) : method === m,
+    ),
   );
 }

@@ -4,7 +4,6 @@ export * from "./platforms.js";
 export * from "./capabilities.js";
 export * from "./manifest.js";
 export * from "./diagnostics.js";
-export * from "./frames.js";
 export * from "./validate.js";
 export * from "./arguments.js";
 export * from "./runtime.js";

@@ -28,14 +28,18 @@ export const Timeouts = {
 } as const;
 
 export const HEALTH_STATUSES = ["ready", "error", "initializing"] as const;
-export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
 /**
  * The host's limits on a `sampling/createMessage` json_schema response format (long reference
  * §7.1): the runtimes refuse a schema past them before sending, and the mock host refuses it too.
  * Depth counts nested subschemas (the root is level 1); nodes count every subschema, the root included.
  */
-export const SCHEMA_LIMITS = { maxBytes: 32 * 1024, maxDepth: 8, maxNodes: 512, name: /^[a-zA-Z0-9_-]{1,64}$/ } as const;
+export const SCHEMA_LIMITS = {
+  maxBytes: 32 * 1024,
+  maxDepth: 8,
+  maxNodes: 512,
+  name: /^[a-zA-Z0-9_-]{1,64}$/,
+} as const;
 
 /** `host/uploadFile`: the most raw bytes an inline upload may carry (8 MiB); larger goes negotiate + PUT + confirm. */
 export const INLINE_UPLOAD_MAX_BYTES = 8 * 1024 * 1024;

@@ -51,19 +51,52 @@ export interface Manifest {
 
 /** Key order of the canonical file; keys not listed follow in their own order. */
 export const MANIFEST_KEY_ORDER = [
-  "name", "display_name", "version", "description", "author", "homepage", "icon", "category",
-  "license", "tools", "credentials", "host_capabilities", "runtime",
+  "name",
+  "display_name",
+  "version",
+  "description",
+  "author",
+  "homepage",
+  "icon",
+  "category",
+  "license",
+  "tools",
+  "credentials",
+  "host_capabilities",
+  "runtime",
 ] as const;
 export const TOOL_KEY_ORDER = ["name", "description", "timeout", "streaming", "parameters"] as const;
 export const PARAMETER_KEY_ORDER = [
-  "name", "type", "description", "required", "default", "enum", "items", "items_type",
+  "name",
+  "type",
+  "description",
+  "required",
+  "default",
+  "enum",
+  "items",
+  "items_type",
 ] as const;
-export const CREDENTIAL_KEY_ORDER = ["name", "display_name", "description", "required", "sensitive", "default"] as const;
+export const CREDENTIAL_KEY_ORDER = [
+  "name",
+  "display_name",
+  "description",
+  "required",
+  "sensitive",
+  "default",
+] as const;
 
 /** Plugin-level manifest fields that come from executa.json (everything but `name`, `version` and `tools`). */
 export const PLUGIN_LEVEL_FIELDS = [
-  "display_name", "description", "author", "homepage", "icon", "category", "license",
-  "credentials", "host_capabilities", "runtime",
+  "display_name",
+  "description",
+  "author",
+  "homepage",
+  "icon",
+  "category",
+  "license",
+  "credentials",
+  "host_capabilities",
+  "runtime",
 ] as const;
 
 function ordered(value: unknown, order: readonly string[]): unknown {

@@ -67,19 +67,29 @@ function validateItems(c: Collector, path: string, p: Obj): void {
   const items = p.items;
   const itemsType = p.items_type;
   if (p.type !== "array") {
-    if (items !== undefined || itemsType !== undefined) c.warning(`${path}.${items !== undefined ? "items" : "items_type"}`, "items only apply to array parameters");
+    if (items !== undefined || itemsType !== undefined)
+      c.warning(`${path}.${items !== undefined ? "items" : "items_type"}`, "items only apply to array parameters");
     return;
   }
   if (items === undefined && itemsType === undefined) {
-    c.error(path, "an array parameter needs `items` (or `items_type`)", 'add "items": {"type": "string"}; without it LLMs tend to send JSON-encoded strings');
+    c.error(
+      path,
+      "an array parameter needs `items` (or `items_type`)",
+      'add "items": {"type": "string"}; without it LLMs tend to send JSON-encoded strings',
+    );
     return;
   }
   if (items !== undefined) {
-    if (!isObject(items)) c.error(`${path}.items`, "items must be an object like {\"type\": \"string\"}");
-    else if (!TYPES.includes(items.type as string)) c.error(`${path}.items.type`, `items.type must be one of ${TYPE_LIST}, not ${JSON.stringify(items.type)}`);
+    if (!isObject(items)) c.error(`${path}.items`, 'items must be an object like {"type": "string"}');
+    else if (!TYPES.includes(items.type as string))
+      c.error(`${path}.items.type`, `items.type must be one of ${TYPE_LIST}, not ${JSON.stringify(items.type)}`);
     else if (Array.isArray(items.enum)) {
       items.enum.forEach((v, k) => {
-        if (!valueMatchesType(v, items.type as string)) c.error(`${path}.items.enum[${k}]`, `enum value ${JSON.stringify(v)} is not of the item type ${items.type as string}`);
+        if (!valueMatchesType(v, items.type as string))
+          c.error(
+            `${path}.items.enum[${k}]`,
+            `enum value ${JSON.stringify(v)} is not of the item type ${items.type as string}`,
+          );
       });
     }
   }
@@ -87,7 +97,11 @@ function validateItems(c: Collector, path: string, p: Obj): void {
     c.error(`${path}.items_type`, `items_type must be one of ${TYPE_LIST}, not ${JSON.stringify(itemsType)}`);
   }
   if (isObject(items) && itemsType !== undefined && items.type !== itemsType) {
-    c.error(`${path}.items_type`, `items.type (${String(items.type)}) and items_type (${String(itemsType)}) disagree`, "keep only items");
+    c.error(
+      `${path}.items_type`,
+      `items.type (${String(items.type)}) and items_type (${String(itemsType)}) disagree`,
+      "keep only items",
+    );
   }
 }
 
@@ -96,7 +110,13 @@ function itemType(p: Obj): string {
   return typeof p.items_type === "string" ? p.items_type : "string";
 }
 
-function validateParameter(c: Collector, path: string, p: unknown, seen: Set<string>, tool: string): string | undefined {
+function validateParameter(
+  c: Collector,
+  path: string,
+  p: unknown,
+  seen: Set<string>,
+  tool: string,
+): string | undefined {
   if (!isObject(p)) {
     c.error(path, "a parameter must be an object");
     return undefined;
@@ -112,15 +132,21 @@ function validateParameter(c: Collector, path: string, p: unknown, seen: Set<str
   }
   const label = typeof name === "string" ? `'${name}'` : "this parameter";
   if (p.description === undefined || (typeof p.description === "string" && p.description.trim() === "")) {
-    c.warning(`${path}.description`, `parameter ${label} of tool '${tool}' has no description`, "the LLM reads it to fill the argument; describe it in the source");
+    c.warning(
+      `${path}.description`,
+      `parameter ${label} of tool '${tool}' has no description`,
+      "the LLM reads it to fill the argument; describe it in the source",
+    );
   } else if (typeof p.description !== "string") c.error(`${path}.description`, "description must be a string");
-  if (p.required !== undefined && typeof p.required !== "boolean") c.error(`${path}.required`, "required must be true or false");
+  if (p.required !== undefined && typeof p.required !== "boolean")
+    c.error(`${path}.required`, "required must be true or false");
   if (p.enum !== undefined) {
     if (!Array.isArray(p.enum) || p.enum.length === 0) c.error(`${path}.enum`, "enum must be a non-empty list");
     else {
       const keys = new Set<string>();
       p.enum.forEach((v, k) => {
-        if (!valueMatchesType(v, type as string)) c.error(`${path}.enum[${k}]`, `enum value ${JSON.stringify(v)} is not of type ${type as string}`);
+        if (!valueMatchesType(v, type as string))
+          c.error(`${path}.enum[${k}]`, `enum value ${JSON.stringify(v)} is not of type ${type as string}`);
         const key = JSON.stringify(v);
         if (keys.has(key)) c.error(`${path}.enum[${k}]`, `enum value ${key} appears twice`);
         keys.add(key);
@@ -133,7 +159,10 @@ function validateParameter(c: Collector, path: string, p: unknown, seen: Set<str
     if (d === null) {
       if (required) c.error(`${path}.default`, `a required parameter cannot default to null`);
     } else if (!valueMatchesType(d, type as string)) {
-      c.error(`${path}.default`, `default ${JSON.stringify(d)} is not of type ${type as string} (it is ${jsonType(d)})`);
+      c.error(
+        `${path}.default`,
+        `default ${JSON.stringify(d)} is not of type ${type as string} (it is ${jsonType(d)})`,
+      );
     } else {
       if (Array.isArray(p.enum) && !p.enum.some((v) => JSON.stringify(v) === JSON.stringify(d))) {
         c.error(`${path}.default`, `default ${JSON.stringify(d)} is not one of the enum values`);
@@ -141,14 +170,21 @@ function validateParameter(c: Collector, path: string, p: unknown, seen: Set<str
       if (type === "array" && Array.isArray(d)) {
         const it = itemType(p);
         d.forEach((v, k) => {
-          if (!valueMatchesType(v, it)) c.error(`${path}.default[${k}]`, `default item ${JSON.stringify(v)} is not of the item type ${it}`);
+          if (!valueMatchesType(v, it))
+            c.error(`${path}.default[${k}]`, `default item ${JSON.stringify(v)} is not of the item type ${it}`);
         });
       }
     }
-    if (p.required === true) c.warning(`${path}.default`, `required parameter ${label} has a default, which is never used`, "make it optional (required: false) or drop the default");
+    if (p.required === true)
+      c.warning(
+        `${path}.default`,
+        `required parameter ${label} has a default, which is never used`,
+        "make it optional (required: false) or drop the default",
+      );
   }
   validateItems(c, path, p);
-  for (const key of Object.keys(p)) if (!KNOWN_PARAM.has(key)) c.warning(`${path}.${key}`, `unknown parameter field '${key}'`);
+  for (const key of Object.keys(p))
+    if (!KNOWN_PARAM.has(key)) c.warning(`${path}.${key}`, `unknown parameter field '${key}'`);
   return typeof name === "string" ? name : undefined;
 }
 
@@ -167,21 +203,40 @@ function validateTool(c: Collector, path: string, t: unknown, names: Map<string,
   if (typeof name !== "string" || name === "") c.error(`${path}.name`, "a tool needs a name");
   else {
     if (!TOOL_NAME_PATTERN.test(name)) {
-      c.error(`${path}.name`, `tool name '${name}' does not match ${TOOL_NAME_PATTERN.source}`, "use letters, digits, '_', '.' and '-', starting with a letter or '_', at most 64 characters");
+      c.error(
+        `${path}.name`,
+        `tool name '${name}' does not match ${TOOL_NAME_PATTERN.source}`,
+        "use letters, digits, '_', '.' and '-', starting with a letter or '_', at most 64 characters",
+      );
     }
     const first = names.get(name);
-    if (first !== undefined) c.error(`${path}.name`, `tool name '${name}' is used twice (also $.tools[${first}])`, "tool names must be unique");
+    if (first !== undefined)
+      c.error(
+        `${path}.name`,
+        `tool name '${name}' is used twice (also $.tools[${first}])`,
+        "tool names must be unique",
+      );
     else names.set(name, index);
   }
   const label = typeof name === "string" ? `'${name}'` : `#${index}`;
-  if (!nonEmptyString(t.description)) c.error(`${path}.description`, `tool ${label} has no description`, "the LLM chooses tools by their description; write one");
+  if (!nonEmptyString(t.description))
+    c.error(
+      `${path}.description`,
+      `tool ${label} has no description`,
+      "the LLM chooses tools by their description; write one",
+    );
   if (t.timeout !== undefined && !(typeof t.timeout === "number" && Number.isInteger(t.timeout) && t.timeout > 0)) {
     c.error(`${path}.timeout`, `timeout must be a whole number of seconds above 0, not ${JSON.stringify(t.timeout)}`);
   }
-  if (t.streaming !== undefined && typeof t.streaming !== "boolean") c.error(`${path}.streaming`, "streaming must be true or false");
+  if (t.streaming !== undefined && typeof t.streaming !== "boolean")
+    c.error(`${path}.streaming`, "streaming must be true or false");
   for (const key of ["input_schema", "inputSchema"]) {
     if (key in t) {
-      c.error(`${path}.${key}`, `MCP-style ${key} is not read by the host: the LLM would see no arguments`, 'declare the arguments as "parameters": [{"name", "type", ...}]');
+      c.error(
+        `${path}.${key}`,
+        `MCP-style ${key} is not read by the host: the LLM would see no arguments`,
+        'declare the arguments as "parameters": [{"name", "type", ...}]',
+      );
     }
   }
   if (t.parameters !== undefined) {
@@ -195,7 +250,8 @@ function validateTool(c: Collector, path: string, t: unknown, names: Map<string,
     }
   }
   for (const key of Object.keys(t)) {
-    if (!KNOWN_TOOL.has(key) && key !== "input_schema" && key !== "inputSchema") c.warning(`${path}.${key}`, `unknown tool field '${key}'`);
+    if (!KNOWN_TOOL.has(key) && key !== "input_schema" && key !== "inputSchema")
+      c.warning(`${path}.${key}`, `unknown tool field '${key}'`);
   }
 }
 
@@ -221,7 +277,11 @@ function validateCredentials(c: Collector, value: unknown, paramNames: NamedPara
     }
     const name = cred.name;
     if (typeof name !== "string" || !CREDENTIAL_NAME_PATTERN.test(name)) {
-      c.error(`${path}.name`, `credential name ${JSON.stringify(name)} must be UPPER_SNAKE_CASE`, "e.g. WEATHER_API_KEY");
+      c.error(
+        `${path}.name`,
+        `credential name ${JSON.stringify(name)} must be UPPER_SNAKE_CASE`,
+        "e.g. WEATHER_API_KEY",
+      );
     } else {
       if (seen.has(name)) c.error(`${path}.name`, `credential ${name} is declared twice`);
       seen.add(name);
@@ -229,12 +289,19 @@ function validateCredentials(c: Collector, value: unknown, paramNames: NamedPara
         c.error(p.path, `parameter '${p.name}' is also the credential ${name}`, "credentials reach the tool through the context, never as parameters the LLM fills; remove the parameter");
       }
     }
-    if (cred.display_name === undefined) c.warning(`${path}.display_name`, `credential ${String(name)} has no display_name`, "the host shows it in the settings form");
+    if (cred.display_name === undefined)
+      c.warning(
+        `${path}.display_name`,
+        `credential ${String(name)} has no display_name`,
+        "the host shows it in the settings form",
+      );
     for (const key of ["display_name", "description", "default"]) {
-      if (cred[key] !== undefined && typeof cred[key] !== "string") c.error(`${path}.${key}`, `${key} must be a string`);
+      if (cred[key] !== undefined && typeof cred[key] !== "string")
+        c.error(`${path}.${key}`, `${key} must be a string`);
     }
     for (const key of ["required", "sensitive"]) {
-      if (cred[key] !== undefined && typeof cred[key] !== "boolean") c.error(`${path}.${key}`, `${key} must be true or false`);
+      if (cred[key] !== undefined && typeof cred[key] !== "boolean")
+        c.error(`${path}.${key}`, `${key} must be true or false`);
     }
   });
 }
@@ -252,8 +319,7 @@ function validateHostCapabilities(c: Collector, value: unknown): void {
     else if (!isHostCapability(cap)) {
       const { message, hint } = unknownCapabilityMessage(cap);
       c.error(path, message, hint);
-    }
-    else if (seen.has(cap)) c.warning(path, `${cap} is listed twice`);
+    } else if (seen.has(cap)) c.warning(path, `${cap} is listed twice`);
     if (typeof cap === "string") seen.add(cap);
   });
 }
@@ -270,22 +336,31 @@ export function validateManifest(manifest: unknown, _options: ValidateOptions = 
   const c = new Collector();
   const m = manifest;
   if (!nonEmptyString(m.name)) c.error("$.name", "the manifest needs a name", "the name is executa.json's tool_id");
-  else if (!/^[a-z0-9][a-z0-9._-]*$/.test(m.name)) c.warning("$.name", `name '${m.name}' is not a lowercase kebab- or snake-case label`);
+  else if (!/^[a-z0-9][a-z0-9._-]*$/.test(m.name))
+    c.warning("$.name", `name '${m.name}' is not a lowercase kebab- or snake-case label`);
   if (typeof m.version !== "string") c.error("$.version", "the manifest needs a version", 'e.g. "0.1.0"');
-  else if (!SEMVER_PATTERN.test(m.version)) c.error("$.version", `version '${m.version}' is not SemVer (MAJOR.MINOR.PATCH)`, 'e.g. "1.0.0"');
-  if (!nonEmptyString(m.description)) c.error("$.description", "the manifest needs a description", "set description in executa.json");
+  else if (!SEMVER_PATTERN.test(m.version))
+    c.error("$.version", `version '${m.version}' is not SemVer (MAJOR.MINOR.PATCH)`, 'e.g. "1.0.0"');
+  if (!nonEmptyString(m.description))
+    c.error("$.description", "the manifest needs a description", "set description in executa.json");
   for (const key of OPTIONAL_STRINGS) {
     if (m[key] !== undefined && typeof m[key] !== "string") c.error(`$.${key}`, `${key} must be a string`);
   }
-  if (m.display_name === undefined) c.warning("$.display_name", "no display_name; hosts show the name instead", "set display_name in executa.json");
-  if (typeof m.homepage === "string" && !/^https?:\/\/\S+$/.test(m.homepage)) c.warning("$.homepage", `homepage '${m.homepage}' is not an http(s) URL`);
+  if (m.display_name === undefined)
+    c.warning("$.display_name", "no display_name; hosts show the name instead", "set display_name in executa.json");
+  if (typeof m.homepage === "string" && !/^https?:\/\/\S+$/.test(m.homepage))
+    c.warning("$.homepage", `homepage '${m.homepage}' is not an http(s) URL`);
   if (m.runtime !== undefined) {
     if (!isObject(m.runtime)) c.error("$.runtime", "runtime must be an object");
     else if (m.runtime.type !== undefined && !(KNOWN_RUNTIME_TYPES as readonly unknown[]).includes(m.runtime.type)) {
-      c.warning("$.runtime.type", `runtime.type ${JSON.stringify(m.runtime.type)} is none of ${KNOWN_RUNTIME_TYPES.join(", ")}`);
+      c.warning(
+        "$.runtime.type",
+        `runtime.type ${JSON.stringify(m.runtime.type)} is none of ${KNOWN_RUNTIME_TYPES.join(", ")}`,
+      );
     }
   }
-  if (m.tags !== undefined && !(Array.isArray(m.tags) && m.tags.every((t) => typeof t === "string"))) c.error("$.tags", "tags must be a list of strings");
+  if (m.tags !== undefined && !(Array.isArray(m.tags) && m.tags.every((t) => typeof t === "string")))
+    c.error("$.tags", "tags must be a list of strings");
 
   const paramNames: NamedParameter[] = [];
   if (!Array.isArray(m.tools)) c.error("$.tools", "the manifest needs a tools list");

@@ -3,9 +3,22 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { parse as parseYaml } from "yaml";
-import { commentLine, goString, goTagValue, jsonString, markdownText, pythonDocstringText, pythonString, pythonValue, tomlString, yamlString } from "./escape.js";
+import {
+  commentLine,
+  goString,
+  goTagValue,
+  jsonString,
+  markdownText,
+  pythonDocstringText,
+  pythonString,
+  pythonValue,
+  tomlString,
+  yamlString,
+} from "./escape.js";
 
-const hostile: string[] = JSON.parse(readFileSync(new URL("../../../test/fixtures/hostile-strings.json", import.meta.url), "utf8"));
+const hostile: string[] = JSON.parse(
+  readFileSync(new URL("../../../test/fixtures/hostile-strings.json", import.meta.url), "utf8"),
+);
 const python = spawnSync("python3", ["--version"]).status === 0;
 
 function pythonEval(program: string): string {
@@ -62,8 +75,10 @@ test("comment lines: one line, no control character or BOM, no end of a JSDoc bl
   assert.equal(commentLine(" a\r\n\tb */ c\u2028d "), "a b * / c d");
 });
 
-test("Python docstring text and values read back through the Python parser", { skip: !python && "python3 is not installed" }, () => {
-  const values = [null, true, false, 0, -1.5, 1e21, "s\"\\", ["a", 1, [true]], { "k\"": { n: null } }];
+test("Python docstring text and values read back through the Python parser", {
+  skip: !python && "python3 is not installed",
+}, () => {
+  const values = [null, true, false, 0, -1.5, 1e21, 's"\\', ["a", 1, [true]], { 'k"': { n: null } }];
   const docstrings = hostile.map((t) => `"""${pythonDocstringText(commentLine(t))}"""`);
   const source = `import ast, json\nprint(json.dumps([[${values.map(pythonValue).join(", ")}], [${docstrings.join(", ")}]]))`;
   const [readValues, readDocstrings] = JSON.parse(pythonEval(source));

@@ -32,7 +32,11 @@ export function tomlString(text: string): string {
 /** A Python string literal (double-quoted, non-ASCII kept as is: source files are UTF-8). */
 export function pythonString(text: string): string {
   return quoted(text, (c) =>
-    isControl(c) ? `\\x${hex2(c)}` : (c >= 0xd800 && c <= 0xdfff) || c === 0x2028 || c === 0x2029 || c === 0x85 ? `\\u${hex4(c)}` : undefined,
+    isControl(c)
+      ? `\\x${hex2(c)}`
+      : (c >= 0xd800 && c <= 0xdfff) || c === 0x2028 || c === 0x2029 || c === 0x85
+        ? `\\u${hex4(c)}`
+        : undefined,
   );
 }
 
@@ -43,7 +47,9 @@ export function goString(text: string): string {
 
 /** A YAML double-quoted scalar. */
 export function yamlString(text: string): string {
-  return quoted(text, (c) => (isControl(c) || c === 0x85 || c === 0x2028 || c === 0x2029 || c === 0xfeff ? `\\u${hex4(c)}` : undefined));
+  return quoted(text, (c) =>
+    isControl(c) || c === 0x85 || c === 0x2028 || c === 0x2029 || c === 0xfeff ? `\\u${hex4(c)}` : undefined,
+  );
 }
 
 /** Markdown inline text: every ASCII punctuation mark backslash-escaped (CommonMark), lines folded. */
@@ -75,7 +81,9 @@ export function pythonValue(value: unknown): string {
   if (typeof value === "number") return JSON.stringify(value);
   if (typeof value === "string") return pythonString(value);
   if (Array.isArray(value)) return `[${value.map(pythonValue).join(", ")}]`;
-  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pythonString(k)}: ${pythonValue(v)}`).join(", ")}}`;
+  return `{${Object.entries(value as Record<string, unknown>)
+    .map(([k, v]) => `${pythonString(k)}: ${pythonValue(v)}`)
+    .join(", ")}}`;
 }
 
 /** A struct tag value (`default:"..."`) that can sit inside a Go raw string (backquotes escaped). */

@@ -17,7 +17,6 @@ import { checkTarget, writeProject } from "./write.js";
 
 export * from "./spec.js";
 export type { StepResult } from "./steps.js";
-export { packageManagerContext, type PackageManagerContext } from "./package-manager.js";
 
 export interface ScaffoldOptions {
   targetDir: string;
@@ -54,7 +53,7 @@ export interface ScaffoldResult {
   next: string[];
 }
 
-export { executaCommand, TOOLCHAIN_SPEC } from "./executa-command.js";
+export { TOOLCHAIN_SPEC } from "./executa-command.js";
 
 /** The toolchain to install instead of the registry's: --toolchain, or this source checkout. */
 function localToolchain(option: string | undefined): string | undefined {
@@ -63,7 +62,12 @@ function localToolchain(option: string | undefined): string | undefined {
 }
 
 /** How the user runs the toolchain from inside the new project `dir` (printed, never written into a file). */
-export function toolchainCommand(spec: ProjectSpec, local: string | undefined, pm: PackageManager = { name: "npm" }, dir = process.cwd()): string {
+export function toolchainCommand(
+  spec: ProjectSpec,
+  local: string | undefined,
+  pm: PackageManager = { name: "npm" },
+  dir = process.cwd(),
+): string {
   const context = packageManagerContext(pm, TOOLCHAIN_SPEC);
   if (spec.lang === "ts") return context.executa;
   if (local === PACKAGE_ROOT) return `node ${relative(dir, join(PACKAGE_ROOT, "bin", "executa.js"))}`;
@@ -71,7 +75,11 @@ export function toolchainCommand(spec: ProjectSpec, local: string | undefined, p
 }
 
 function nextSteps(dir: string, spec: ProjectSpec, executa: string, pm: PackageManager, installed: boolean): string[] {
-  const test = { ts: runScript(pm, "test"), python: installed ? ".venv/bin/python -m pytest" : "python3 -m pytest", go: "go test ./..." }[spec.lang];
+  const test = {
+    ts: runScript(pm, "test"),
+    python: installed ? ".venv/bin/python -m pytest" : "python3 -m pytest",
+    go: "go test ./...",
+  }[spec.lang];
   // A Python build needs PyInstaller, which only the project's `build` extra installs.
   const build = spec.lang === "python" ? [buildExtraCommand(), `${executa} build`] : [`${executa} build`];
   // A TypeScript project runs nothing before its install, which also writes the lockfile CI installs from.
@@ -93,10 +101,28 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
   const executa = toolchainCommand(spec, local, pm, dir);
   const pmContext = packageManagerContext(pm, TOOLCHAIN_SPEC);
   const variant = await readVariant(TEMPLATES_DIR, spec.template);
-  const context = { ...spec, toolchainSpec: TOOLCHAIN_SPEC, year: new Date().getFullYear(), buildMatrix: workflowMatrix(spec.lang), pm: pmContext, variant };
+  const context = {
+    ...spec,
+    toolchainSpec: TOOLCHAIN_SPEC,
+    year: new Date().getFullYear(),
+    buildMatrix: workflowMatrix(spec.lang),
+    pm: pmContext,
+    variant,
+  };
   const rendered = await renderProject(join(TEMPLATES_DIR, spec.lang), spec.template, context);
-  const files = withRuntimeRecord(spec, rendered.filter((f) => f.path !== ".yarnrc.yml" || pmContext.yarnBerry));
-  await checkTarget(dir, [...files.map((f) => f.path), ...generatedPaths(spec), ...(options.install ?? true ? installOutputs(spec.lang, pm) : [])], options.force ?? false);
+  const files = withRuntimeRecord(
+    spec,
+    rendered.filter((f) => f.path !== ".yarnrc.yml" || pmContext.yarnBerry),
+  );
+  await checkTarget(
+    dir,
+    [
+      ...files.map((f) => f.path),
+      ...generatedPaths(spec),
+      ...((options.install ?? true) ? installOutputs(spec.lang, pm) : []),
+    ],
+    options.force ?? false,
+  );
   const result: ScaffoldResult = {
     status: options.dryRun ? "dry-run" : "created",
     dir,
@@ -113,14 +139,18 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
 
   const quiet = options.quiet ?? false;
   await withSpinner(`write ${files.length} files into ${dir}`, () => writeProject(dir, files), { quiet });
-  const step = (label: string, work: () => Promise<StepResult>) => withSpinner(label, work, { quiet, outcome: stepOutcome });
+  const step = (label: string, work: () => Promise<StepResult>) =>
+    withSpinner(label, work, { quiet, outcome: stepOutcome });
   result.steps.push(await step("generate manifest.json", async () => generateStep(dir, `${executa} manifest`)));
   result.files.push(...(result.steps[0]?.status === "done" ? generatedPaths(spec) : []));
   result.files.sort();
   if ((options.install ?? true) && local && spec.lang === "ts") result.steps.push(await step("write package-lock.json from the registry", () => registryLockfile(dir)));
   if (options.install ?? true) result.steps.push(await step("install dependencies", () => installDependencies(dir, spec.lang, { localToolchain: local, packageManager: pm })));
   else result.steps.push({ step: "install", status: "skipped", message: "--no-install" });
-  if (options.git ?? true) result.steps.push(await step("git init", () => gitInit(dir, `Scaffold ${spec.name} with create-executa ${PACKAGE_VERSION}`)));
+  if (options.git ?? true)
+    result.steps.push(
+      await step("git init", () => gitInit(dir, `Scaffold ${spec.name} with create-executa ${PACKAGE_VERSION}`)),
+    );
   else result.steps.push({ step: "git", status: "skipped", message: "--no-git" });
   return result;
 }
@@ -128,13 +158,21 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
 /** The project's files plus the record of the runtime among them (what `executa upgrade` reads). */
 function withRuntimeRecord(spec: ProjectSpec, files: RenderedFile[]): RenderedFile[] {
   const prefix = `${languagePath(LANGUAGES[spec.lang].runtimeDir, spec.pyModule)}/`;
-  const runtime = new Map(files.filter((f) => f.path.startsWith(prefix)).map((f) => [f.path.slice(prefix.length), f.content]));
-  const record = { path: prefix + RECORD_FILE, content: Buffer.from(recordText(recordOf(RUNTIME_VERSION, runtime))), mode: 0o644 };
+  const runtime = new Map(
+    files.filter((f) => f.path.startsWith(prefix)).map((f) => [f.path.slice(prefix.length), f.content]),
+  );
+  const record = {
+    path: prefix + RECORD_FILE,
+    content: Buffer.from(recordText(recordOf(RUNTIME_VERSION, runtime))),
+    mode: 0o644,
+  };
   return [...files, record].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 function stepOutcome(step: StepResult): StepOutcome {
-  return step.status === "done" ? { status: "ok" } : { status: step.status, ...(step.message && { note: step.message }) };
+  return step.status === "done"
+    ? { status: "ok" }
+    : { status: step.status, ...(step.message && { note: step.message }) };
 }
 
 /** What `executa manifest` writes into a new project. */
@@ -144,7 +182,8 @@ function generatedPaths(spec: ProjectSpec): string[] {
 
 /** What the install step writes (or would change) in the project folder. */
 function installOutputs(lang: ProjectSpec["lang"], pm: PackageManager): readonly string[] {
-  if (lang === "ts") return ["node_modules", ...LOCKFILES[pm.name], ...(pm.name === "yarn" ? [".yarn", ".pnp.cjs"] : [])];
+  if (lang === "ts")
+    return ["node_modules", ...LOCKFILES[pm.name], ...(pm.name === "yarn" ? [".yarn", ".pnp.cjs"] : [])];
   return lang === "python" ? [".venv", "uv.lock"] : ["go.sum"];
 }
 
@@ -153,5 +192,5 @@ async function generateStep(dir: string, manual: string): Promise<StepResult> {
   if (!regenerated.ok) return { step: "manifest", status: "failed", message: regenerated.message, manual };
   return { step: "manifest", status: "done", message: `${regenerated.tools} tools` };
 }
-export { adoptPlugin, WORKFLOW_PATH, type Chooser, type InitFile, type InitOptions, type InitResult } from "./init/index.js";
-export { addTool, PARAM_GRAMMAR, parseParam, TOOL_NAME, type AddToolOptions, type AddToolResult } from "./add-tool/index.js";
+export { adoptPlugin, type InitResult } from "./init/index.js";
+export { addTool, parseParam, TOOL_NAME, type AddToolResult } from "./add-tool/index.js";

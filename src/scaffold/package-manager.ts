@@ -1,6 +1,14 @@
 /** What the templates and the printed next steps say for the project's package manager. */
 import {
-  dlxBin, execBin, frozenInstallCommand, globalInstall, installCommand, isYarnClassic, packageManagerField, runScript, type PackageManager,
+  dlxBin,
+  execBin,
+  frozenInstallCommand,
+  globalInstall,
+  installCommand,
+  isYarnClassic,
+  packageManagerField,
+  runScript,
+  type PackageManager,
 } from "../project/index.js";
 
 /** The scripts of the TypeScript template that its files and READMEs name. */
@@ -40,7 +48,13 @@ export function packageManagerContext(pm: PackageManager, toolchainSpec: string)
     yarnBerry,
     ci: {
       // pnpm/action-setup reads the version from packageManager; Corepack provides Yarn 2+ from it.
-      ...(pm.name === "pnpm" ? { setup: "pnpm" as const } : pm.name === "bun" ? { setup: "bun" as const } : yarnBerry ? { setup: "corepack" as const } : {}),
+      ...(pm.name === "pnpm"
+        ? { setup: "pnpm" as const }
+        : pm.name === "bun"
+          ? { setup: "bun" as const }
+          : yarnBerry
+            ? { setup: "corepack" as const }
+            : {}),
       ...(pm.name !== "bun" && { cache: pm.name }),
       install: frozenInstallCommand(pm),
     },

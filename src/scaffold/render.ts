@@ -45,9 +45,10 @@ export interface VariantFacts {
 }
 
 const engine = Handlebars.create();
-const literal = (escape: (text: string) => string) => (value: unknown) => escape(value == null ? "" : String(value));
+const literal = (quote: (text: string) => string) => (value: unknown) => quote(value == null ? "" : String(value));
 engine.registerHelper({
-  json: (value: unknown) => (typeof value === "string" || value == null ? jsonString(String(value ?? "")) : JSON.stringify(value)),
+  json: (value: unknown) =>
+    typeof value === "string" || value == null ? jsonString(String(value ?? "")) : JSON.stringify(value),
   toml: literal(tomlString),
   py: literal(pythonString),
   go: literal(goString),
@@ -58,10 +59,12 @@ engine.registerHelper({
   concat: (...parts: unknown[]) => parts.slice(0, -1).join(""),
   eq: (a: unknown, b: unknown) => a === b,
   /** A JSON value over several lines, every line after the first indented by `indent` spaces. */
-  jsonPretty: (value: unknown, indent: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n" + " ".repeat(Number(indent))),
+  jsonPretty: (value: unknown, indent: unknown) =>
+    JSON.stringify(value, null, 2).replaceAll("\n", "\n" + " ".repeat(Number(indent))),
   /** A template's probe (VariantFacts) as the params of an invoke, and as one invoke frame with this id. */
   invokeParams: (probe: VariantFacts["probe"]) => ({ tool: probe.tool, arguments: probe.arguments }),
-  invokeFrame: (probe: VariantFacts["probe"], id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "invoke", params: { tool: probe.tool, arguments: probe.arguments } }),
+  invokeFrame: (probe: VariantFacts["probe"], id: unknown) =>
+    JSON.stringify({ jsonrpc: "2.0", id, method: "invoke", params: { tool: probe.tool, arguments: probe.arguments } }),
   /** A workflow's `uses:` value: the action pinned by commit, its tag in a comment. */
   action: (name: unknown) => pinnedAction(String(name)),
   /** The exact version of a toolchain piece (python, pyinstaller, node, go...) the workflows install. */
@@ -106,7 +109,10 @@ export async function renderTemplateFile(path: string, context: object): Promise
 
 /** templates/variants/<name>.json, with what the templates derive from it. */
 export async function readVariant(templatesDir: string, template: string): Promise<VariantFacts> {
-  const facts = JSON.parse(await readFile(join(templatesDir, "variants", `${template}.json`), "utf8")) as Omit<VariantFacts, "needsHost">;
+  const facts = JSON.parse(await readFile(join(templatesDir, "variants", `${template}.json`), "utf8")) as Omit<
+    VariantFacts,
+    "needsHost"
+  >;
   return { ...facts, needsHost: Object.keys(facts.probe.host).length > 0 };
 }
 
@@ -114,7 +120,11 @@ export async function readVariant(templatesDir: string, template: string): Promi
  * A language's project for one template: the files every template shares (templates/<lang>/) and
  * the template's own (templates/<lang>/variants/<name>/), which add files and never replace one.
  */
-export async function renderProject(languageDir: string, template: string, context: TemplateContext): Promise<RenderedFile[]> {
+export async function renderProject(
+  languageDir: string,
+  template: string,
+  context: TemplateContext,
+): Promise<RenderedFile[]> {
   const shared = await renderTemplate(languageDir, context);
   const own = await renderTemplate(join(languageDir, "variants", template), context);
   const clash = own.find((f) => shared.some((s) => s.path === f.path));

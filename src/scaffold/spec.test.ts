@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ExecutaError } from "../common/errors.js";
+import type { ExecutaError } from "../common/errors.js";
 import { makeSpec, nameProblem, resolveLanguage } from "./spec.js";
 
 test("a good name gives every language's identifier", () => {
@@ -22,7 +22,9 @@ test("names that break npm, Python or Go are refused with the reason", () => {
     ["my plugin", /lowercase letters, digits/],
     ["a".repeat(65), /longer than 64/],
   ];
-  for (const [name, why] of cases) for (const lang of [undefined, "ts", "python", "go"] as const) assert.match(nameProblem(name, lang) ?? "", why, `${name} ${lang}`);
+  for (const [name, why] of cases)
+    for (const lang of [undefined, "ts", "python", "go"] as const)
+      assert.match(nameProblem(name, lang) ?? "", why, `${name} ${lang}`);
   assert.equal(nameProblem("my-plugin2", "ts"), undefined);
   assert.match(nameProblem("http", "ts") ?? "", /reserved on npm/);
   assert.match(nameProblem("import", "python") ?? "", /Python keyword/);
@@ -38,17 +40,27 @@ test("a language's name rules apply to its projects only: npm's to TypeScript, P
   assert.match(nameProblem("http", "python") ?? "", /shadow Python's standard library/);
   assert.equal(makeSpec({ lang: "python", name: "fs" }).pyModule, "fs");
   assert.equal(makeSpec({ lang: "go", name: "os", goModule: "example.com/os" }).goModule, "example.com/os");
-  assert.equal(makeSpec({ lang: "go", name: "http" }).goModule, "http", "'http' is no standard-library package (net/http is)");
+  assert.equal(
+    makeSpec({ lang: "go", name: "http" }).goModule,
+    "http",
+    "'http' is no standard-library package (net/http is)",
+  );
   assert.throws(() => makeSpec({ lang: "ts", name: "http" }), /reserved on npm/);
 });
 
 test("a Go module path that is a standard-library package is refused: it would make every import of that package ambiguous", () => {
-  assert.throws(() => makeSpec({ lang: "go", name: "os" }), /invalid Go module path 'os': 'os' is a package of Go's standard library/);
+  assert.throws(
+    () => makeSpec({ lang: "go", name: "os" }),
+    /invalid Go module path 'os': 'os' is a package of Go's standard library/,
+  );
   assert.throws(() => makeSpec({ lang: "go", name: "ok", goModule: "net/http" }), /standard library/);
 });
 
 test("an unknown language lists the valid ones, never falls back", () => {
-  assert.throws(() => resolveLanguage("rust"), (e: ExecutaError) => e.exitCode === 2 && /ts, python, go/.test(e.hint ?? ""));
+  assert.throws(
+    () => resolveLanguage("rust"),
+    (e: ExecutaError) => e.exitCode === 2 && /ts, python, go/.test(e.hint ?? ""),
+  );
   assert.equal(resolveLanguage("TypeScript"), "ts");
   assert.equal(resolveLanguage("golang"), "go");
 });
@@ -57,5 +69,8 @@ test("bad tool ids, Go module paths and licenses are usage errors", () => {
   assert.throws(() => makeSpec({ lang: "ts", name: "ok", toolId: "Bad Id" }), /invalid tool id/);
   assert.throws(() => makeSpec({ lang: "go", name: "ok", goModule: "Github.com/x y" }), /invalid Go module path/);
   assert.throws(() => makeSpec({ lang: "go", name: "ok", license: "MIT; rm -rf" }), /invalid license/);
-  assert.equal(makeSpec({ lang: "go", name: "ok", goModule: "github.com/acme/ok", license: "Apache-2.0 OR MIT" }).goModule, "github.com/acme/ok");
+  assert.equal(
+    makeSpec({ lang: "go", name: "ok", goModule: "github.com/acme/ok", license: "Apache-2.0 OR MIT" }).goModule,
+    "github.com/acme/ok",
+  );
 });

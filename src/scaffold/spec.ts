@@ -1,11 +1,17 @@
 /** A project to scaffold: the answers, validated, and the names every language derives from them. */
 import { builtinModules } from "node:module";
 import { ExecutaError } from "../common/errors.js";
-import { DEFAULT_TEMPLATE, resolveLanguage, resolveTemplate, type Language, type TemplateName } from "../project/index.js";
+import {
+  DEFAULT_TEMPLATE,
+  resolveLanguage,
+  resolveTemplate,
+  type Language,
+  type TemplateName,
+} from "../project/index.js";
 import goStd from "../../data/generated/go-std-packages.json" with { type: "json" };
 import pythonStdlib from "./python-stdlib.json" with { type: "json" };
 
-export { LANGUAGES, LANGUAGE_NAMES, resolveLanguage, type Language } from "../project/index.js";
+export { resolveLanguage, type Language } from "../project/index.js";
 
 export interface ProjectAnswers {
   lang?: string;
@@ -35,10 +41,44 @@ export interface ProjectSpec {
 }
 
 const PY_KEYWORDS = new Set([
-  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-  "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
-  "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with",
-  "yield", "case", "match", "type",
+  "False",
+  "None",
+  "True",
+  "and",
+  "as",
+  "assert",
+  "async",
+  "await",
+  "break",
+  "class",
+  "continue",
+  "def",
+  "del",
+  "elif",
+  "else",
+  "except",
+  "finally",
+  "for",
+  "from",
+  "global",
+  "if",
+  "import",
+  "in",
+  "is",
+  "lambda",
+  "nonlocal",
+  "not",
+  "or",
+  "pass",
+  "raise",
+  "return",
+  "try",
+  "while",
+  "with",
+  "yield",
+  "case",
+  "match",
+  "type",
 ]);
 const PY_STDLIB = new Set<string>(pythonStdlib);
 const NPM_RESERVED = new Set(["node_modules", "favicon.ico", ...builtinModules]);
@@ -67,14 +107,17 @@ export function nameProblem(name: string, lang?: Language): string | undefined {
   if (lang === "ts" && NPM_RESERVED.has(name)) return `'${name}' is reserved on npm (a Node built-in module)`;
   const mod = pythonModuleOf(name);
   if (lang === "python" && PY_KEYWORDS.has(mod)) return `'${mod}' is a Python keyword and cannot be imported`;
-  if (lang === "python" && PY_STDLIB.has(mod)) return `'${mod}' would shadow Python's standard library module of that name`;
+  if (lang === "python" && PY_STDLIB.has(mod))
+    return `'${mod}' would shadow Python's standard library module of that name`;
   return undefined;
 }
 
 /** Why a Go module path is unusable, or undefined when it is fine. */
 export function goModuleProblem(path: string): string | undefined {
-  if (!GO_MODULE_PATTERN.test(path)) return "a Go module path is lowercase host-like first element, then /-separated path elements";
-  if (GO_STD.has(path)) return `'${path}' is a package of Go's standard library, so every import of it would be ambiguous and nothing would build`;
+  if (!GO_MODULE_PATTERN.test(path))
+    return "a Go module path is lowercase host-like first element, then /-separated path elements";
+  if (GO_STD.has(path))
+    return `'${path}' is a package of Go's standard library, so every import of it would be ambiguous and nothing would build`;
   return undefined;
 }
 
@@ -96,14 +139,24 @@ export function makeSpec(answers: ProjectAnswers & { lang: string; name: string 
   requireValid(nameProblem(name, lang), `name '${name}'`, "--name my-plugin");
   const toolId = (answers.toolId ?? name).trim();
   requireValid(
-    TOOL_ID_PATTERN.test(toolId) ? undefined : "a tool id holds lowercase letters, digits, '.', '_' and '-', starts and ends with a letter or digit, and is at most 128 characters",
+    TOOL_ID_PATTERN.test(toolId)
+      ? undefined
+      : "a tool id holds lowercase letters, digits, '.', '_' and '-', starts and ends with a letter or digit, and is at most 128 characters",
     `tool id '${toolId}'`,
     "--tool-id tool-acme-my-plugin",
   );
   const goModule = (answers.goModule ?? name).trim();
-  requireValid(lang === "go" ? goModuleProblem(goModule) : undefined, `Go module path '${goModule}'`, "--go-module github.com/acme/my-plugin");
+  requireValid(
+    lang === "go" ? goModuleProblem(goModule) : undefined,
+    `Go module path '${goModule}'`,
+    "--go-module github.com/acme/my-plugin",
+  );
   const license = (answers.license ?? "MIT").trim();
-  requireValid(SPDX_PATTERN.test(license) ? undefined : "use an SPDX identifier or expression", `license '${license}'`, "--license Apache-2.0");
+  requireValid(
+    SPDX_PATTERN.test(license) ? undefined : "use an SPDX identifier or expression",
+    `license '${license}'`,
+    "--license Apache-2.0",
+  );
   const displayName = answers.displayName?.trim() || titleCase(name);
   const description = answers.description?.trim() || `${displayName}: an Executa plugin for Anna.`;
   return {

@@ -13,7 +13,13 @@ export interface StepResult {
 
 export async function gitInit(dir: string, commitMessage: string): Promise<StepResult> {
   const step = "git";
-  if (!which("git")) return { step, status: "skipped", message: "git is not installed", manual: "git init && git add -A && git commit -m 'Scaffold'" };
+  if (!which("git"))
+    return {
+      step,
+      status: "skipped",
+      message: "git is not installed",
+      manual: "git init && git add -A && git commit -m 'Scaffold'",
+    };
   const inside = await exec("git", ["rev-parse", "--is-inside-work-tree"], { cwd: dir });
   if (inside.code === 0 && inside.stdout.trim() === "true") {
     return { step, status: "skipped", message: "the folder is already inside a git repository" };
@@ -21,10 +27,19 @@ export async function gitInit(dir: string, commitMessage: string): Promise<StepR
   const identity = (await exec("git", ["config", "user.email"], { cwd: dir })).stdout.trim()
     ? []
     : ["-c", "user.name=create-executa", "-c", "user.email=create-executa@users.noreply.invalid"];
-  for (const args of [["init", "-q", "-b", "main"], ["add", "-A"], [...identity, "commit", "-q", "--no-verify", "-m", commitMessage]]) {
+  for (const args of [
+    ["init", "-q", "-b", "main"],
+    ["add", "-A"],
+    [...identity, "commit", "-q", "--no-verify", "-m", commitMessage],
+  ]) {
     const result = await exec("git", args, { cwd: dir });
     if (result.code !== 0) {
-      return { step, status: "failed", message: `git ${args.filter((a) => !a.startsWith("user.")).join(" ")}: ${tail(result.stderr)}`, manual: "git init && git add -A && git commit -m 'Scaffold'" };
+      return {
+        step,
+        status: "failed",
+        message: `git ${args.filter((a) => !a.startsWith("user.")).join(" ")}: ${tail(result.stderr)}`,
+        manual: "git init && git add -A && git commit -m 'Scaffold'",
+      };
     }
   }
   return { step, status: "done", message: "initialised a git repository with a first commit" };
@@ -50,11 +65,18 @@ function nodeInstallPlan(pm: PackageManager, localToolchain: string | undefined)
     case "npm": {
       // A local toolchain is installed without saving it: package.json keeps the registry range.
       const local = localToolchain ? ["--no-save", localToolchain] : [];
-      return { commands: [["npm", "install", "--no-audit", "--no-fund", ...local]], manual: [manual, ...local].join(" ") };
+      return {
+        commands: [["npm", "install", "--no-audit", "--no-fund", ...local]],
+        manual: [manual, ...local].join(" "),
+      };
     }
     case "yarn":
       // Yarn 2+ refuses to create a lockfile when it sees CI; a new project has none yet.
-      return { commands: [["yarn", "install"]], manual, ...(!isYarnClassic(pm) && { env: { ...process.env, YARN_ENABLE_IMMUTABLE_INSTALLS: "false" } }) };
+      return {
+        commands: [["yarn", "install"]],
+        manual,
+        ...(!isYarnClassic(pm) && { env: { ...process.env, YARN_ENABLE_IMMUTABLE_INSTALLS: "false" } }),
+      };
     default:
       return { commands: [[pm.name, "install"]], manual };
   }
@@ -63,14 +85,22 @@ function nodeInstallPlan(pm: PackageManager, localToolchain: string | undefined)
 function installPlan(lang: Language, options: InstallOptions): InstallPlan {
   if (lang === "ts") return nodeInstallPlan(options.packageManager ?? { name: "npm" }, options.localToolchain);
   if (lang === "go") {
-    return which("go") ? { commands: [["go", "mod", "download"]], manual: "go mod download" } : { commands: [], manual: "go mod download", missing: "go is not installed" };
+    return which("go")
+      ? { commands: [["go", "mod", "download"]], manual: "go mod download" }
+      : { commands: [], manual: "go mod download", missing: "go is not installed" };
   }
   if (which("uv")) return { commands: [["uv", "sync"]], manual: "uv sync" };
   const python = which("python3") ? "python3" : which("python") ? "python" : undefined;
   const venvPython = process.platform === "win32" ? ".venv\\Scripts\\python" : ".venv/bin/python";
   const manual = `${python ?? "python3"} -m venv .venv && ${venvPython} -m pip install -e . pytest`;
   if (!python) return { commands: [], manual, missing: "neither uv nor python3 is installed" };
-  return { commands: [[python, "-m", "venv", ".venv"], [venvPython, "-m", "pip", "install", "-q", "-e", ".", "pytest"]], manual };
+  return {
+    commands: [
+      [python, "-m", "venv", ".venv"],
+      [venvPython, "-m", "pip", "install", "-q", "-e", ".", "pytest"],
+    ],
+    manual,
+  };
 }
 
 /** The command that adds the `build` extra (PyInstaller, for `executa build`) to a Python project's environment, the way it was installed. */

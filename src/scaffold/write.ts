@@ -49,7 +49,10 @@ export async function removeCreated(created: Created): Promise<void> {
 /** Writes `files` as new files under targetDir; a path through a link out of the folder is refused before the first write. */
 export async function writeProject(targetDir: string, files: readonly RenderedFile[]): Promise<Created> {
   const root = resolve(targetDir);
-  checkProjectPaths(root, files.map((f) => f.path));
+  checkProjectPaths(
+    root,
+    files.map((f) => f.path),
+  );
   const createdDirs: string[] = [];
   const createdFiles: string[] = [];
   const ensureDir = async (dir: string) => {
@@ -75,10 +78,13 @@ export async function writeProject(targetDir: string, files: readonly RenderedFi
   } catch (error) {
     await rollback();
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ExecutaError(`could not write the project into ${root}${code ? ` (${code})` : ""}: ${(error as Error).message}`, {
-      hint: "nothing was left behind; check the folder's permissions and free space, then run again",
-      cause: error,
-    });
+    throw new ExecutaError(
+      `could not write the project into ${root}${code ? ` (${code})` : ""}: ${(error as Error).message}`,
+      {
+        hint: "nothing was left behind; check the folder's permissions and free space, then run again",
+        cause: error,
+      },
+    );
   } finally {
     process.removeListener("SIGINT", onSignal);
   }

@@ -36,7 +36,8 @@ function coerceScalar(type: string, raw: string, name: string): unknown {
   switch (type) {
     case "integer": {
       const n = Number(raw);
-      if (!Number.isInteger(n) || raw.trim() === "") throw new Error(`${name} is an integer, got ${JSON.stringify(raw)}`);
+      if (!Number.isInteger(n) || raw.trim() === "")
+        throw new Error(`${name} is an integer, got ${JSON.stringify(raw)}`);
       return n;
     }
     case "number": {
@@ -87,7 +88,10 @@ export function coerceValue(p: Parameter | undefined, raw: string, name: string)
 }
 
 /** `["text=hello world", "top=3"]` -> `{text: "hello world", top: 3}` for the tool. */
-export function argumentsFromWords(tool: ToolDefinition | undefined, words: readonly string[]): Record<string, unknown> {
+export function argumentsFromWords(
+  tool: ToolDefinition | undefined,
+  words: readonly string[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const word of words) {
     const eq = word.indexOf("=");

@@ -6,7 +6,14 @@ import { complete, runRepl } from "./repl.js";
 import type { Workbench } from "./workbench.js";
 
 const tools: ToolDefinition[] = [
-  { name: "text_stats", description: "", parameters: [{ name: "text", type: "string" }, { name: "top", type: "integer" }] },
+  {
+    name: "text_stats",
+    description: "",
+    parameters: [
+      { name: "text", type: "string" },
+      { name: "top", type: "integer" },
+    ],
+  },
   { name: "sign_message", description: "" },
 ];
 const wb = { tools, tool: (n: string) => tools.find((t) => t.name === n) };

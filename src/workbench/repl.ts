@@ -45,7 +45,10 @@ export function complete(workbench: Pick<Workbench, "tools" | "tool">, line: str
   if (words.length === 2) return [filter(workbench.tools.map((t) => t.name)), last];
   const tool = workbench.tool(words[1]!);
   const used = new Set(words.slice(2, -1).map((w) => w.split("=")[0]));
-  const names = (tool?.parameters ?? []).map((p) => p.name).filter((n) => !used.has(n)).map((n) => `${n}=`);
+  const names = (tool?.parameters ?? [])
+    .map((p) => p.name)
+    .filter((n) => !used.has(n))
+    .map((n) => `${n}=`);
   return [filter(last.includes("=") ? [] : [...names, "--args"]), last];
 }
 
@@ -53,13 +56,18 @@ function describeTools(workbench: Workbench): string {
   if (!workbench.tools.length) return "no tools";
   return workbench.tools
     .map((t) => {
-      const params = (t.parameters ?? []).map((p) => `    ${p.name}: ${p.type}${p.type === "array" ? `<${p.items?.type ?? p.items_type ?? "string"}>` : ""}${p.required === false ? " (optional" + (p.default !== undefined ? `, default ${JSON.stringify(p.default)}` : "") + ")" : ""}${p.enum ? ` one of ${p.enum.map((e) => JSON.stringify(e)).join(", ")}` : ""}  ${p.description ?? ""}`);
+      const params = (t.parameters ?? []).map(
+        (p) =>
+          `    ${p.name}: ${p.type}${p.type === "array" ? `<${p.items?.type ?? p.items_type ?? "string"}>` : ""}${p.required === false ? " (optional" + (p.default !== undefined ? `, default ${JSON.stringify(p.default)}` : "") + ")" : ""}${p.enum ? ` one of ${p.enum.map((e) => JSON.stringify(e)).join(", ")}` : ""}  ${p.description ?? ""}`,
+      );
       return [`  ${t.name}  ${t.description}`, ...params].join("\n");
     })
     .join("\n");
 }
 
-const pretty = (r: Response) => JSON.stringify("error" in r.frame ? { error: r.frame.error } : r.frame.result, null, 2) + `\n(${r.ms} ms${r.file ? ", by file transport" : ""})`;
+const pretty = (r: Response) =>
+  JSON.stringify("error" in r.frame ? { error: r.frame.error } : r.frame.result, null, 2) +
+  `\n(${r.ms} ms${r.file ? ", by file transport" : ""})`;
 
 /** Runs one REPL line; returns false to quit. */
 export async function runLine(workbench: Workbench, line: string, print: (text: string) => void): Promise<boolean> {
@@ -93,7 +101,8 @@ export async function runLine(workbench: Workbench, line: string, print: (text: 
         print(pretty(await workbench.health()));
         return true;
       case "trace":
-        if (rest[0] !== "on" && rest[0] !== "off") print(`trace is ${workbench.trace ? "on" : "off"}; use trace on|off`);
+        if (rest[0] !== "on" && rest[0] !== "off")
+          print(`trace is ${workbench.trace ? "on" : "off"}; use trace on|off`);
         else {
           workbench.trace = rest[0] === "on";
           print(`trace ${rest[0]}`);
@@ -114,10 +123,12 @@ export async function runLine(workbench: Workbench, line: string, print: (text: 
         if (argWords[0] === "--args" || argWords[0]?.startsWith("{")) {
           const text = argWords[0] === "--args" ? argWords.slice(1).join(" ") : argWords.join(" ");
           const parsed = JSON.parse(text || "{}") as unknown;
-          if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("--args must be a JSON object");
+          if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+            throw new Error("--args must be a JSON object");
           args = parsed as Record<string, unknown>;
         } else {
-          if (!workbench.tool(tool)) print(`note: ${tool} is not in the manifest (tools: ${workbench.tools.map((t) => t.name).join(", ")})`);
+          if (!workbench.tool(tool))
+            print(`note: ${tool} is not in the manifest (tools: ${workbench.tools.map((t) => t.name).join(", ")})`);
           args = argumentsFromWords(workbench.tool(tool), argWords);
         }
         print(pretty(await workbench.invoke(tool, args)));
@@ -134,13 +145,25 @@ export async function runLine(workbench: Workbench, line: string, print: (text: 
 }
 
 export async function runRepl(workbench: Workbench, options: ReplOptions): Promise<void> {
-  const history = options.terminal && options.historyFile && existsSync(options.historyFile)
-    ? readFileSync(options.historyFile, "utf8").split("\n").filter(Boolean).reverse().slice(0, 500)
-    : [];
+  const history =
+    options.terminal && options.historyFile && existsSync(options.historyFile)
+      ? readFileSync(options.historyFile, "utf8").split("\n").filter(Boolean).reverse().slice(0, 500)
+      : [];
   const completer: Completer = (line) => complete(workbench, line);
-  const rl = createInterface({ input: options.input, output: options.output, terminal: options.terminal, completer, history, historySize: 500, prompt: "executa> " });
+  const rl = createInterface({
+    input: options.input,
+    output: options.output,
+    terminal: options.terminal,
+    completer,
+    history,
+    historySize: 500,
+    prompt: "executa> ",
+  });
   const print = (text: string) => options.output.write(printable(text) + "\n");
-  if (options.terminal) print(`${workbench.manifest?.display_name ?? workbench.manifest?.name ?? "plugin"}: ${workbench.tools.length} tool(s). Type help; tab completes.`);
+  if (options.terminal)
+    print(
+      `${workbench.manifest?.display_name ?? workbench.manifest?.name ?? "plugin"}: ${workbench.tools.length} tool(s). Type help; tab completes.`,
+    );
   const prompt = () => options.terminal && rl.prompt();
   prompt();
   // Lines are handled one after another, even when piped in faster than the plugin answers.

@@ -6,7 +6,18 @@ import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, extname, join, sep } from "node:path";
 
 const SOURCE = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".py", ".go", ".json", ".toml", ".mod"]);
-const IGNORED = new Set(["node_modules", ".git", "dist", "build", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache", "vendor"]);
+const IGNORED = new Set([
+  "node_modules",
+  ".git",
+  "dist",
+  "build",
+  "__pycache__",
+  ".venv",
+  "venv",
+  ".mypy_cache",
+  ".pytest_cache",
+  "vendor",
+]);
 
 export function isWatchedSource(relative: string): boolean {
   const parts = relative.split(/[\\/]/);
@@ -46,7 +57,11 @@ export interface WatchOptions {
   ignore?: readonly string[];
 }
 
-export function watchSources(dir: string, onChange: (files: string[]) => void, options: WatchOptions = {}): SourceWatcher {
+export function watchSources(
+  dir: string,
+  onChange: (files: string[]) => void,
+  options: WatchOptions = {},
+): SourceWatcher {
   const debounceMs = options.debounceMs ?? 250;
   const ignored = new Set(options.ignore ?? []);
   let timer: NodeJS.Timeout | undefined;

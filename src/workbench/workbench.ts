@@ -70,7 +70,12 @@ export interface InvokeCall {
   credentials?: Record<string, string>;
 }
 
-const ARROWS: Record<FrameRecord["dir"], string> = { send: "->", recv: "<-", noise: "<- (not a frame)", stderr: "stderr |" };
+const ARROWS: Record<FrameRecord["dir"], string> = {
+  send: "->",
+  recv: "<-",
+  noise: "<- (not a frame)",
+  stderr: "stderr |",
+};
 
 export class Workbench {
   session: Session | undefined;
@@ -134,14 +139,17 @@ export class Workbench {
         if (!echo) return;
         const context = (params as { context?: { invoke_id?: string } } | undefined)?.context;
         const a = answer as { error?: { code: number; message: string } };
-        this.log(`<= ${method} (invoke ${context?.invoke_id ?? "?"}) ${a.error ? `answered error ${a.error.code}: ${a.error.message}` : "answered by the mock host"}`);
+        this.log(
+          `<= ${method} (invoke ${context?.invoke_id ?? "?"}) ${a.error ? `answered error ${a.error.code}: ${a.error.message}` : "answered by the mock host"}`,
+        );
       },
     });
     this.session = session;
     this.options.onSession?.({ kind: "started", session: n, plugin: session });
     session.child.on("exit", (code, signal) => {
       this.options.onSession?.({ kind: "exited", session: n, code, signal, stderrTail: session.stderr.slice(-2000) });
-      if (this.session === session) this.log(`plugin exited (${signal ?? `code ${code}`}); it restarts on the next command`);
+      if (this.session === session)
+        this.log(`plugin exited (${signal ?? `code ${code}`}); it restarts on the next command`);
     });
     if (this.hostProtocol !== NO_INITIALIZE) {
       const init = await session.initialize(this.hostProtocol).catch((e: Error) => e);
@@ -154,7 +162,7 @@ export class Workbench {
   }
 
   async ensure(): Promise<Session> {
-    if (!this.session || !this.session.alive) await this.start();
+    if (!this.session?.alive) await this.start();
     return this.session!;
   }
 
@@ -196,21 +204,40 @@ export class Workbench {
   async invoke(tool: string, args: Record<string, unknown>, call: InvokeCall = {}): Promise<Response> {
     const session = await this.ensure();
     const def = this.tool(tool);
-    const timeoutMs = ((typeof def?.timeout === "number" ? def.timeout : Timeouts.invokeDefaultS) * 1000);
+    const timeoutMs = (typeof def?.timeout === "number" ? def.timeout : Timeouts.invokeDefaultS) * 1000;
     const credentials = { ...this.options.credentials, ...call.credentials };
     const used = Object.keys(credentials).length > 0;
-    const r = await session.invoke(tool, args, { timeoutMs, ...(used && { credentials }), ...(call.invokeId && { invokeId: call.invokeId }) });
-    this.recordExchange("invoke", { tool, arguments: args }, r, { ...(call.invokeId && { invokeId: call.invokeId }), ...(used && { usedCredentials: true }) });
+    const r = await session.invoke(tool, args, {
+      timeoutMs,
+      ...(used && { credentials }),
+      ...(call.invokeId && { invokeId: call.invokeId }),
+    });
+    this.recordExchange("invoke", { tool, arguments: args }, r, {
+      ...(call.invokeId && { invokeId: call.invokeId }),
+      ...(used && { usedCredentials: true }),
+    });
     return r;
   }
 
-  private recordExchange(method: string, params: Record<string, unknown> | undefined, r: Response, extra: Pick<WorkbenchExchange, "invokeId" | "usedCredentials"> = {}): void {
+  private recordExchange(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    r: Response,
+    extra: Pick<WorkbenchExchange, "invokeId" | "usedCredentials"> = {},
+  ): void {
     const answer = "error" in r.frame ? { error: r.frame.error } : { result: r.frame.result };
     const answeredAt = performance.now();
     const sentAt = answeredAt - r.ms;
     this.recorder?.exchange(method, params, answer, sentAt, answeredAt, r.reverse);
     this.options.onExchange?.({
-      session: this.sessions, method, ...(params && { params }), answer, sentAt, answeredAt, hostProtocol: this.hostProtocol, ...extra,
+      session: this.sessions,
+      method,
+      ...(params && { params }),
+      answer,
+      sentAt,
+      answeredAt,
+      hostProtocol: this.hostProtocol,
+      ...extra,
       ...(r.file?.bytes !== undefined && { fileBytes: r.file.bytes }),
     });
   }

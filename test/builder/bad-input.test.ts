@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { build, BuildError } from "../../src/builder/index.js";
-import { ExecutaError } from "../../src/common/errors.js";
+import type { ExecutaError } from "../../src/common/errors.js";
 import { scaffoldProject } from "./helpers.js";
 import { requires } from "../support/requires.js";
 
@@ -23,11 +23,17 @@ function project(): string {
 test("no manifest.json: a clear error that says to run executa manifest", async () => {
   const dir = project();
   rmSync(join(dir, "manifest.json"));
-  await assert.rejects(build({ projectDir: dir }), (e: ExecutaError) => /no manifest\.json/.test(e.message) && /executa manifest/.test(e.hint ?? ""));
+  await assert.rejects(
+    build({ projectDir: dir }),
+    (e: ExecutaError) => /no manifest\.json/.test(e.message) && /executa manifest/.test(e.hint ?? ""),
+  );
 });
 
 test("unknown target: the error lists the valid keys", async () => {
-  await assert.rejects(build({ projectDir: project(), target: "macos-arm64" }), (e: ExecutaError) => /unknown target 'macos-arm64'/.test(e.message) && /darwin-arm64/.test(e.hint ?? ""));
+  await assert.rejects(
+    build({ projectDir: project(), target: "macos-arm64" }),
+    (e: ExecutaError) => /unknown target 'macos-arm64'/.test(e.message) && /darwin-arm64/.test(e.hint ?? ""),
+  );
 });
 
 test("linux-armv7l for a TypeScript plugin says Node has no such build", async () => {
@@ -35,8 +41,14 @@ test("linux-armv7l for a TypeScript plugin says Node has no such build", async (
 });
 
 test("options of another language are refused with the language named", async () => {
-  await assert.rejects(build({ projectDir: project(), pythonLayout: "onefile" }), /--python-layout applies to Python plugins only, not ts/);
-  await assert.rejects(build({ projectDir: project(), runtime: "bun", codeCache: true }), /do not combine with --runtime bun/);
+  await assert.rejects(
+    build({ projectDir: project(), pythonLayout: "onefile" }),
+    /--python-layout applies to Python plugins only, not ts/,
+  );
+  await assert.rejects(
+    build({ projectDir: project(), runtime: "bun", codeCache: true }),
+    /do not combine with --runtime bun/,
+  );
 });
 
 test("entry not found", async () => {

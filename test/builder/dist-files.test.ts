@@ -17,14 +17,26 @@ function modes(dir: string, rel = ""): Array<[string, number]> {
   return readdirSync(join(dir, rel)).flatMap((name) => {
     const path = join(rel, name);
     const mode = statSync(join(dir, path)).mode & 0o777;
-    return statSync(join(dir, path)).isDirectory() ? [[`${path}/`, mode] as [string, number], ...modes(dir, path)] : [[path, mode] as [string, number]];
+    return statSync(join(dir, path)).isDirectory()
+      ? [[`${path}/`, mode] as [string, number], ...modes(dir, path)]
+      : [[path, mode] as [string, number]];
   });
 }
 
-test("under umask 077, every file in dist/ is 0644 (0755 when executable) and SHA256SUMS lists build.json", { ...requires("go"), timeout: 5 * 60_000 }, async () => {
+test("under umask 077, every file in dist/ is 0644 (0755 when executable) and SHA256SUMS lists build.json", {
+  ...requires("go"),
+  timeout: 5 * 60_000,
+}, async () => {
   const dir = await scaffoldProject("go", "modes");
   made.push(dirname(dir));
-  const r = spawnSync("bash", ["-c", `umask 077 && ${JSON.stringify(process.execPath)} ${JSON.stringify(EXECUTA)} build --target linux-x86_64,windows-x86_64 --no-verify`], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(
+    "bash",
+    [
+      "-c",
+      `umask 077 && ${JSON.stringify(process.execPath)} ${JSON.stringify(EXECUTA)} build --target linux-x86_64,windows-x86_64 --no-verify`,
+    ],
+    { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } },
+  );
   assert.equal(r.status, 0, r.stderr);
   const dist = join(dir, "dist");
   const found = modes(dist);
@@ -34,7 +46,9 @@ test("under umask 077, every file in dist/ is 0644 (0755 when executable) and SH
   }
   assert.ok(found.some(([p]) => p === "build.json"));
   const sums = readFileSync(join(dist, "SHA256SUMS"), "utf8");
-  const buildJson = createHash("sha256").update(readFileSync(join(dist, "build.json"))).digest("hex");
+  const buildJson = createHash("sha256")
+    .update(readFileSync(join(dist, "build.json")))
+    .digest("hex");
   assert.ok(sums.includes(`${buildJson}  build.json\n`), sums);
   const check = spawnSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: dist, encoding: "utf8" });
   assert.equal(check.status, 0, check.stdout + check.stderr);

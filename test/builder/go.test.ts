@@ -9,13 +9,19 @@ import { optional, requires } from "../support/requires.js";
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(dirname(d), { recursive: true, force: true })));
 
-test("Go: every target builds, the host one (and linux-aarch64 under qemu) passes, darwin is signed; reproducible across runs and folders", { ...requires("go"), timeout: 10 * 60_000 }, async (t) => {
+test("Go: every target builds, the host one (and linux-aarch64 under qemu) passes, darwin is signed; reproducible across runs and folders", {
+  ...requires("go"),
+  timeout: 10 * 60_000,
+}, async (t) => {
   const dir = await scaffoldProject("go", "go-plugin");
   made.push(dir);
   const report = await build({ projectDir: dir, target: "all", reproducibleCheck: true });
   assert.equal(report.targets.length, 7);
   assert.equal(report.reproducible?.identical, true, JSON.stringify(report.reproducible?.differences));
-  assert.ok(report.reproducible!.conditions.fresh_caches.includes("GOCACHE"), "the second build compiles everything again");
+  assert.ok(
+    report.reproducible!.conditions.fresh_caches.includes("GOCACHE"),
+    "the second build compiles everything again",
+  );
   assert.ok(!report.reproducible!.conditions.project_dir.startsWith(dir));
   const byKey = new Map(report.targets.map((x) => [x.platform, x]));
   assert.equal(byKey.get("linux-x86_64")!.verify.status, "passed", JSON.stringify(byKey.get("linux-x86_64")!.verify));
@@ -24,7 +30,10 @@ test("Go: every target builds, the host one (and linux-aarch64 under qemu) passe
   const darwin = checkAdhocSignature(readFileSync(join(dir, "dist", "go-plugin-darwin-arm64")));
   assert.deepEqual(darwin.badPages, []);
   const zipped = unzip(readFileSync(join(dir, "dist", "go-plugin-windows-arm64.zip")));
-  assert.deepEqual(zipped.map((e) => e.path), ["manifest.json", "bin/go-plugin.exe"]);
+  assert.deepEqual(
+    zipped.map((e) => e.path),
+    ["manifest.json", "bin/go-plugin.exe"],
+  );
 
   const elsewhere = await scaffoldProject("go", "go-plugin");
   made.push(elsewhere);

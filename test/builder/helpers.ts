@@ -13,9 +13,21 @@ process.env.EXECUTA_CACHE_DIR ||= join(tmpdir(), "executa-test-cache");
  * A project as a user gets it from `create-executa --no-install --no-git`, in a fresh temp folder:
  * the real template, runtime and generated manifest.json. Returns the project folder.
  */
-export async function scaffoldProject(lang: "ts" | "python" | "go", name: string, answers: ProjectAnswers = {}, packageManager?: PackageManager): Promise<string> {
+export async function scaffoldProject(
+  lang: "ts" | "python" | "go",
+  name: string,
+  answers: ProjectAnswers = {},
+  packageManager?: PackageManager,
+): Promise<string> {
   const dir = join(mkdtempSync(join(tmpdir(), `executa-build-${lang}-`)), name);
-  await scaffold({ targetDir: dir, spec: makeSpec({ ...answers, lang, name }), install: false, git: false, quiet: true, ...(packageManager && { packageManager }) });
+  await scaffold({
+    targetDir: dir,
+    spec: makeSpec({ ...answers, lang, name }),
+    install: false,
+    git: false,
+    quiet: true,
+    ...(packageManager && { packageManager }),
+  });
   return dir;
 }
 
@@ -30,8 +42,6 @@ export async function regenerateManifest(dir: string): Promise<void> {
 export function readJson<T = Record<string, unknown>>(path: string): T {
   return JSON.parse(readFileSync(path, "utf8")) as T;
 }
-
-
 
 /** The official CycloneDX 1.6 JSON schema's verdict on an SBOM file (null when it is valid). */
 export async function sbomSchemaErrors(path: string): Promise<unknown> {

@@ -11,9 +11,17 @@ import { makeSpec, scaffold } from "../../src/scaffold/index.js";
 const root = mkdtempSync(join(tmpdir(), "executa-drift-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-test("build runs the real manifest check: drift fails with the changes and writes nothing; in sync builds", { timeout: 5 * 60_000 }, async () => {
+test("build runs the real manifest check: drift fails with the changes and writes nothing; in sync builds", {
+  timeout: 5 * 60_000,
+}, async () => {
   const dir = join(root, "drift-plugin");
-  await scaffold({ targetDir: dir, spec: makeSpec({ lang: "go", name: "drift-plugin" }), install: false, git: false, quiet: true });
+  await scaffold({
+    targetDir: dir,
+    spec: makeSpec({ lang: "go", name: "drift-plugin" }),
+    install: false,
+    git: false,
+    quiet: true,
+  });
   const manifestPath = join(dir, "manifest.json");
   const original = readFileSync(manifestPath, "utf8");
   const edited = JSON.parse(original) as { tools: { name: string; description: string }[] };

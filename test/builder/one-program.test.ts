@@ -46,8 +46,17 @@ test("where", () => assert.equal(where().scheme, "file:"));
 let dir: string;
 
 function run(command: string, args: string[]) {
-  const r = spawnSync(command, args, { cwd: dir, encoding: "utf8", env: { ...process.env, CI: "true", NO_COLOR: "1" }, timeout: 10 * 60_000 });
-  return { code: r.status, out: `${r.stdout}\n${r.stderr}`, shown: `${command} ${args.join(" ")} (exit ${r.status})\n${r.stdout}\n${r.stderr}` };
+  const r = spawnSync(command, args, {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true", NO_COLOR: "1" },
+    timeout: 10 * 60_000,
+  });
+  return {
+    code: r.status,
+    out: `${r.stdout}\n${r.stderr}`,
+    shown: `${command} ${args.join(" ")} (exit ${r.status})\n${r.stdout}\n${r.stderr}`,
+  };
 }
 const executa = (...args: string[]) => run(process.execPath, [EXECUTA, ...args]);
 
@@ -64,7 +73,9 @@ before(async () => {
 });
 after(() => rmSync(dirname(dir), { recursive: true, force: true }));
 
-test("a tool using import.meta.url works under npm test, executa dev, executa test and executa build; dev's traces point at src/", { timeout: 15 * 60_000 }, () => {
+test("a tool using import.meta.url works under npm test, executa dev, executa test and executa build; dev's traces point at src/", {
+  timeout: 15 * 60_000,
+}, () => {
   const npmTest = run("npm", ["test"]);
   assert.equal(npmTest.code, 0, npmTest.shown);
 
@@ -85,9 +96,17 @@ test("a tool using import.meta.url works under npm test, executa dev, executa te
   assert.deepEqual(JSON.parse(built.out.split("\n")[0]!).answer.data, { scheme: "file:", named: true }, built.shown);
 });
 
-test("a type error fails npm test, executa dev, executa test and executa build with the compiler's message and location", { timeout: 10 * 60_000 }, () => {
+test("a type error fails npm test, executa dev, executa test and executa build with the compiler's message and location", {
+  timeout: 10 * 60_000,
+}, () => {
   const file = join(dir, "src", "where.ts");
-  writeFileSync(file, readFileSync(file, "utf8").replace('throw new Error("boom");', 'const count: number = "three";\n  throw new Error(`boom ${count}`);'));
+  writeFileSync(
+    file,
+    readFileSync(file, "utf8").replace(
+      'throw new Error("boom");',
+      'const count: number = "three";\n  throw new Error(`boom ${count}`);',
+    ),
+  );
   const message = "Type 'string' is not assignable to type 'number'.";
   const npmTest = run("npm", ["test"]);
   assert.notEqual(npmTest.code, 0, npmTest.shown);

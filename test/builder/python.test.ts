@@ -18,7 +18,10 @@ async function project(name: string): Promise<string> {
   return dir;
 }
 
-test("Python 'weather' (module name = tool id): one-folder layout by default, archived with bin/_internal, verified, reproducible", { ...requires("pyinstaller"), timeout: 10 * 60_000 }, async () => {
+test("Python 'weather' (module name = tool id): one-folder layout by default, archived with bin/_internal, verified, reproducible", {
+  ...requires("pyinstaller"),
+  timeout: 10 * 60_000,
+}, async () => {
   const dir = await project("weather");
   const report = await build({ projectDir: dir, reproducibleCheck: true });
   const [target] = report.targets;
@@ -36,22 +39,38 @@ test("Python 'weather' (module name = tool id): one-folder layout by default, ar
   const paths = entries.map((e) => e.path);
   assert.equal(paths[0], "manifest.json");
   assert.ok(paths.includes("bin/weather"));
-  assert.ok(paths.some((p) => p.startsWith("bin/_internal/")), "the launcher's _internal/ sits beside it in bin/");
+  assert.ok(
+    paths.some((p) => p.startsWith("bin/_internal/")),
+    "the launcher's _internal/ sits beside it in bin/",
+  );
   assert.equal(entries.find((e) => e.path === "bin/weather")!.mode, 0o755);
-  const anna = JSON.parse(entries[0]!.data.toString()) as { runtime: { binary: { entrypoint: Record<string, string> } } };
+  const anna = JSON.parse(entries[0]!.data.toString()) as {
+    runtime: { binary: { entrypoint: Record<string, string> } };
+  };
   assert.equal(anna.runtime.binary.entrypoint.default, "bin/weather");
 
   const launch = launchFor(host, host, join(report.dist, target!.file));
   assert.ok(!("skip" in launch));
   assert.deepEqual((await verifyLaunch(launch, readFileSync(join(dir, "manifest.json"), "utf8"))).failures, []);
 
-  const sbom = readJson<{ components: Array<{ name: string; version: string; purl: string }> }>(join(report.dist, "sbom.cdx.json"));
+  const sbom = readJson<{ components: Array<{ name: string; version: string; purl: string }> }>(
+    join(report.dist, "sbom.cdx.json"),
+  );
   const python = (await exec("python3", ["-c", "import platform; print(platform.python_version())"])).stdout.trim();
-  assert.ok(sbom.components.some((c) => c.name === "cpython" && c.version === python), JSON.stringify(sbom.components));
-  assert.ok(sbom.components.some((c) => c.purl.startsWith("pkg:pypi/pyinstaller@")), "PyInstaller's bootloader and hooks are in the artifact");
+  assert.ok(
+    sbom.components.some((c) => c.name === "cpython" && c.version === python),
+    JSON.stringify(sbom.components),
+  );
+  assert.ok(
+    sbom.components.some((c) => c.purl.startsWith("pkg:pypi/pyinstaller@")),
+    "PyInstaller's bootloader and hooks are in the artifact",
+  );
 });
 
-test("Python: the same project in another folder gives the same bytes; --python-layout onefile runs too", { ...requires("pyinstaller"), timeout: 10 * 60_000 }, async () => {
+test("Python: the same project in another folder gives the same bytes; --python-layout onefile runs too", {
+  ...requires("pyinstaller"),
+  timeout: 10 * 60_000,
+}, async () => {
   const first = await project("weather");
   const second = await project("weather");
   const a = await build({ projectDir: first, verify: false });
@@ -61,7 +80,10 @@ test("Python: the same project in another folder gives the same bytes; --python-
   assert.equal(onefile.targets[0]!.layout, "onefile");
   assert.equal(onefile.targets[0]!.file, `weather-${host}`);
   assert.equal(onefile.targets[0]!.verify.status, "passed", JSON.stringify(onefile.targets[0]!.verify));
-  assert.deepEqual(untar(readFileSync(join(onefile.dist, onefile.targets[0]!.archive.file))).map((e) => e.path), ["manifest.json", "bin/weather"]);
+  assert.deepEqual(
+    untar(readFileSync(join(onefile.dist, onefile.targets[0]!.archive.file))).map((e) => e.path),
+    ["manifest.json", "bin/weather"],
+  );
 });
 
 const HOOKS_TOOL = `
@@ -111,25 +133,50 @@ function installTinyDistribution(sitePackages: string): void {
   writeFileSync(join(sitePackages, "tinydep", "__init__.py"), 'GREETING = "hello from tinydep"\n');
   const info = join(sitePackages, "tinydep-1.4.2.dist-info");
   mkdirSync(info, { recursive: true });
-  writeFileSync(join(info, "METADATA"), "Metadata-Version: 2.4\nName: tinydep\nVersion: 1.4.2\nLicense-Expression: Apache-2.0\n");
-  writeFileSync(join(info, "RECORD"), "tinydep/__init__.py,,\ntinydep-1.4.2.dist-info/METADATA,,\ntinydep-1.4.2.dist-info/RECORD,,\n");
+  writeFileSync(
+    join(info, "METADATA"),
+    "Metadata-Version: 2.4\nName: tinydep\nVersion: 1.4.2\nLicense-Expression: Apache-2.0\n",
+  );
+  writeFileSync(
+    join(info, "RECORD"),
+    "tinydep/__init__.py,,\ntinydep-1.4.2.dist-info/METADATA,,\ntinydep-1.4.2.dist-info/RECORD,,\n",
+  );
 }
 
-test("Python: the project's .venv runs PyInstaller, so its packages are bundled and listed in the SBOM", { ...requires("pyinstaller"), timeout: 10 * 60_000 }, async () => {
+test("Python: the project's .venv runs PyInstaller, so its packages are bundled and listed in the SBOM", {
+  ...requires("pyinstaller"),
+  timeout: 10 * 60_000,
+}, async () => {
   const dir = await project("venv-plugin");
   const made = await exec("python3", ["-m", "venv", "--without-pip", "--system-site-packages", join(dir, ".venv")]);
   assert.equal(made.code, 0, made.stderr);
   const venvPython = join(dir, ".venv", "bin", "python");
-  const site = (await exec(venvPython, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])).stdout.trim();
+  const site = (
+    await exec(venvPython, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
+  ).stdout.trim();
   installTinyDistribution(site);
   const tools = join(dir, "venv_plugin", "tools.py");
-  writeFileSync(tools, readFileSync(tools, "utf8") + "\nimport tinydep  # noqa: E402,F401  (installed in .venv only)\n");
-  assert.notEqual((await exec("python3", ["-c", "import tinydep"])).code, 0, "tinydep must exist only in the project's .venv");
+  writeFileSync(
+    tools,
+    readFileSync(tools, "utf8") + "\nimport tinydep  # noqa: E402,F401  (installed in .venv only)\n",
+  );
+  assert.notEqual(
+    (await exec("python3", ["-c", "import tinydep"])).code,
+    0,
+    "tinydep must exist only in the project's .venv",
+  );
 
   const report = await build({ projectDir: dir });
   assert.equal(report.targets[0]!.verify.status, "passed", JSON.stringify(report.targets[0]!.verify));
   assert.equal(await sbomSchemaErrors(join(report.dist, "sbom.cdx.json")), null);
-  const sbom = readJson<{ components: Array<{ name: string; version: string; purl: string; licenses?: Array<{ expression?: string; license?: { id?: string } }> }> }>(join(report.dist, "sbom.cdx.json"));
+  const sbom = readJson<{
+    components: Array<{
+      name: string;
+      version: string;
+      purl: string;
+      licenses?: Array<{ expression?: string; license?: { id?: string } }>;
+    }>;
+  }>(join(report.dist, "sbom.cdx.json"));
   const tiny = sbom.components.find((c) => c.name === "tinydep");
   assert.ok(tiny, JSON.stringify(sbom.components.map((c) => c.name)));
   assert.equal(tiny.version, "1.4.2");
@@ -137,16 +184,20 @@ test("Python: the project's .venv runs PyInstaller, so its packages are bundled 
   assert.equal(tiny.licenses?.[0]?.license?.id ?? tiny.licenses?.[0]?.expression, "Apache-2.0");
 });
 
-test("Python: a .venv without PyInstaller is an error that says how to install it there", requires("python3"), async () => {
-  const dir = await project("no-pyinstaller");
-  assert.equal((await exec("python3", ["-m", "venv", "--without-pip", join(dir, ".venv")])).code, 0);
-  await assert.rejects(build({ projectDir: dir }), (e: Error & { hint?: string }) => {
-    assert.match(e.message, /PyInstaller is not installed for .*\.venv/);
-    assert.match(e.hint ?? "", /\.venv.* -m pip install "pyinstaller/);
-    return true;
-  });
-  assert.equal(existsSync(join(dir, "dist")), false);
-});
+test(
+  "Python: a .venv without PyInstaller is an error that says how to install it there",
+  requires("python3"),
+  async () => {
+    const dir = await project("no-pyinstaller");
+    assert.equal((await exec("python3", ["-m", "venv", "--without-pip", join(dir, ".venv")])).code, 0);
+    await assert.rejects(build({ projectDir: dir }), (e: Error & { hint?: string }) => {
+      assert.match(e.message, /PyInstaller is not installed for .*\.venv/);
+      assert.match(e.hint ?? "", /\.venv.* -m pip install "pyinstaller/);
+      return true;
+    });
+    assert.equal(existsSync(join(dir, "dist")), false);
+  },
+);
 
 test("Python: other targets are an error that points to a CI matrix", async () => {
   const dir = await project("cross");

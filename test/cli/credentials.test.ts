@@ -19,8 +19,33 @@ const reference = join(PLUGINS, "node", "reference.mjs");
 const sign = (secret: string) => createHmac("sha256", secret).update("m").digest("hex");
 
 function dev(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [EXECUTA, "dev", "--invoke", "sign", "--args", '{"message":"m"}', "--json", ...args, "--", process.execPath, reference], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", REF_SECRET: "", ...env } });
-  return { code: r.status, json: r.stdout ? (JSON.parse(r.stdout) as { answer?: { data?: { signature?: string } }; error?: { message: string; hint?: string } }) : undefined, stderr: r.stderr };
+  const r = spawnSync(
+    process.execPath,
+    [
+      EXECUTA,
+      "dev",
+      "--invoke",
+      "sign",
+      "--args",
+      '{"message":"m"}',
+      "--json",
+      ...args,
+      "--",
+      process.execPath,
+      reference,
+    ],
+    { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", REF_SECRET: "", ...env } },
+  );
+  return {
+    code: r.status,
+    json: r.stdout
+      ? (JSON.parse(r.stdout) as {
+          answer?: { data?: { signature?: string } };
+          error?: { message: string; hint?: string };
+        })
+      : undefined,
+    stderr: r.stderr,
+  };
 }
 
 test("--credential NAME takes the value from the environment, and names the variable when it is missing", () => {
@@ -46,13 +71,24 @@ test("--credentials-file reads a .env-style file; --credential wins for a name i
   assert.equal(bad.code, 2);
   assert.match(bad.json?.error?.message ?? "", /dev\.env:2: not a NAME=value line/);
   for (const command of ["inspect", "test"]) {
-    const r2 = spawnSync(process.execPath, [EXECUTA, command, "--credentials-file", file, "--", process.execPath, reference], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const r2 = spawnSync(
+      process.execPath,
+      [EXECUTA, command, "--credentials-file", file, "--", process.execPath, reference],
+      { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } },
+    );
     assert.equal(r2.status, 2, `${command}: ${r2.stderr}`);
     assert.match(r2.stderr, /dev\.env:2: not a NAME=value line/, command);
   }
 });
 
 test("the file format: comments, export, quotes, escapes, trailing comments", () => {
-  assert.deepEqual(parseCredentialsFile(["", "# c", "A=1", "export B='x # y' # z", 'C="a\\nb"', "D = spaced value  # note", "E=", "F=a#b"].join("\n"), "f"), { A: "1", B: "x # y", C: "a\nb", D: "spaced value", E: "", F: "a#b" });
-  for (const bad of ["NOEQUALS", "1A=x", 'A="open', "A='x' y", 'A="\\q"']) assert.throws(() => parseCredentialsFile(bad, "f"), /f:1: not a NAME=value line/, bad);
+  assert.deepEqual(
+    parseCredentialsFile(
+      ["", "# c", "A=1", "export B='x # y' # z", 'C="a\\nb"', "D = spaced value  # note", "E=", "F=a#b"].join("\n"),
+      "f",
+    ),
+    { A: "1", B: "x # y", C: "a\nb", D: "spaced value", E: "", F: "a#b" },
+  );
+  for (const bad of ["NOEQUALS", "1A=x", 'A="open', "A='x' y", 'A="\\q"'])
+    assert.throws(() => parseCredentialsFile(bad, "f"), /f:1: not a NAME=value line/, bad);
 });

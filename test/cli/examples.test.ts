@@ -23,7 +23,10 @@ const project = join(root, "my-plugin");
 const env = { ...process.env, CI: "true", NO_COLOR: "1", SIGNING_SECRET: "an example secret" };
 
 function runExample(program: Program, line: string, cwd: string) {
-  const command = line.replace(/^\$0/, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(BIN, `${program}.js`))}`);
+  const command = line.replace(
+    /^\$0/,
+    `${JSON.stringify(process.execPath)} ${JSON.stringify(join(BIN, `${program}.js`))}`,
+  );
   const r = spawnSync("sh", ["-c", command], { cwd, input: "", encoding: "utf8", timeout: 5 * 60_000, env });
   return { code: r.status, output: `${line}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}` };
 }
@@ -33,7 +36,10 @@ function runExample(program: Program, line: string, cwd: string) {
  * a terminal does it (SIGINT to the process group); it must stop cleanly, with exit code 0.
  */
 async function runUntilInterrupted(program: Program, line: string, cwd: string) {
-  const command = line.replace(/^\$0/, `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(BIN, `${program}.js`))}`);
+  const command = line.replace(
+    /^\$0/,
+    `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(BIN, `${program}.js`))}`,
+  );
   const child = spawn("sh", ["-c", command], { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env });
   let stdout = "";
   let stderr = "";
@@ -42,7 +48,8 @@ async function runUntilInterrupted(program: Program, line: string, cwd: string) 
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const serving = /http:\/\/127\.0\.0\.1:\d+\//;
   const deadline = Date.now() + 60_000;
-  while (!serving.test(stdout) && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (!serving.test(stdout) && child.exitCode === null && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   const served = serving.test(stdout) && child.exitCode === null;
   if (served) process.kill(-child.pid!, "SIGINT");
   else if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
@@ -53,14 +60,25 @@ async function runUntilInterrupted(program: Program, line: string, cwd: string) 
 /** Builds first, so that the examples that read the built binary find it. */
 const order = (line: string) => (/ build\b/.test(line) ? 0 : 1);
 
-test("every example of every verb's help runs as written and exits 0", { ...requires("go", "git"), timeout: 20 * 60_000 }, async () => {
-  await scaffold({ targetDir: project, spec: makeSpec({ lang: "go", name: "my-plugin" }), install: false, git: true, quiet: true });
+test("every example of every verb's help runs as written and exits 0", {
+  ...requires("go", "git"),
+  timeout: 20 * 60_000,
+}, async () => {
+  await scaffold({
+    targetDir: project,
+    spec: makeSpec({ lang: "go", name: "my-plugin" }),
+    install: false,
+    git: true,
+    quiet: true,
+  });
   assert.equal(spawnSync("git", ["tag", "v1.2.0"], { cwd: project }).status, 0, "git tag v1.2.0");
   const examples = (["executa", "create-executa"] as const).flatMap((program) =>
     commandsOf(program).flatMap((command) => {
       const isCreate = /^(create|\$0) \[dir\]/.test(String(command.command));
       const isInit = /^init \[dir\]/.test(String(command.command));
-      return command.examples.filter(([line]) => line.startsWith("$0")).map(([line]) => ({ program, line, isCreate, isInit, untilInterrupted: command.untilInterrupted }));
+      return command.examples
+        .filter(([line]) => line.startsWith("$0"))
+        .map(([line]) => ({ program, line, isCreate, isInit, untilInterrupted: command.untilInterrupted }));
     }),
   );
   examples.sort((a, b) => order(a.line) - order(b.line));

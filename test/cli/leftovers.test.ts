@@ -23,11 +23,17 @@ interface Run {
 
 function start(args: string[], cwd: string): Run {
   const tmp = mkdtempSync(join(tmpdir(), "executa-leftovers-"));
-  const child = spawn(process.execPath, [EXECUTA, ...args], { cwd, env: { ...process.env, TMPDIR: tmp, NO_COLOR: "1", CI: "1" }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [EXECUTA, ...args], {
+    cwd,
+    env: { ...process.env, TMPDIR: tmp, NO_COLOR: "1", CI: "1" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   return { child, tmp, output: () => output, exited };
 }
 
@@ -39,7 +45,7 @@ async function until(what: string, ready: () => boolean, run: Run, ms = 90_000):
   }
 }
 
-const entries = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true }) as string[] : []);
+const entries = (dir: string) => (existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]) : []);
 const partials = (dist: string) => entries(dist).filter((name) => name.includes(".tmp-"));
 
 describe("leftovers", { timeout: 300_000 }, () => {
@@ -64,7 +70,11 @@ describe("leftovers", { timeout: 300_000 }, () => {
       await until("a session folder", () => entries(run.tmp).some((name) => name.startsWith("executa-session-")), run);
       run.child.kill(signal);
       const exit = await run.exited;
-      assert.deepEqual(entries(run.tmp), [], `${signal}: temp files left (${JSON.stringify(exit)}); output:\n${run.output()}`);
+      assert.deepEqual(
+        entries(run.tmp),
+        [],
+        `${signal}: temp files left (${JSON.stringify(exit)}); output:\n${run.output()}`,
+      );
     }
   });
 
@@ -76,10 +86,18 @@ describe("leftovers", { timeout: 300_000 }, () => {
     assert.deepEqual(entries(quit.tmp), [], "after quit: temp files left");
 
     const interrupted = start(["dev"], dir);
-    await until("a session folder", () => entries(interrupted.tmp).some((name) => name.startsWith("executa-session-")), interrupted);
+    await until(
+      "a session folder",
+      () => entries(interrupted.tmp).some((name) => name.startsWith("executa-session-")),
+      interrupted,
+    );
     interrupted.child.kill("SIGINT");
     const exit = await interrupted.exited;
-    assert.deepEqual(entries(interrupted.tmp), [], `after SIGINT: temp files left (${JSON.stringify(exit)}); output:\n${interrupted.output()}`);
+    assert.deepEqual(
+      entries(interrupted.tmp),
+      [],
+      `after SIGINT: temp files left (${JSON.stringify(exit)}); output:\n${interrupted.output()}`,
+    );
   });
 
   test("inspect leaves no temp folder after Ctrl-C or SIGTERM", async () => {

@@ -20,15 +20,22 @@ test("every command has its flag table in the README, and every declared option 
     const verb = String(command.command).split(" ")[0]!;
     assert.ok(readme.includes(`<!-- flags: ${verb} -->`), `the README has no flag table for ${verb}`);
     const table = flagTable(command);
-    for (const name of Object.keys(command.options)) assert.match(table, new RegExp(`\`--(no-)?${name}[ ,\`]`), `${verb} --${name}`);
+    for (const name of Object.keys(command.options))
+      assert.match(table, new RegExp(`\`--(no-)?${name}[ ,\`]`), `${verb} --${name}`);
   }
 });
 
 test("a flag declared in code changes the README table it renders into", () => {
   const build = commands.find((c) => String(c.command).startsWith("build "))!;
-  const withFlag = { ...build, options: { ...build.options, "new-flag": { type: "string" as const, describe: "A new flag", value: "<x>" } } };
+  const withFlag = {
+    ...build,
+    options: { ...build.options, "new-flag": { type: "string" as const, describe: "A new flag", value: "<x>" } },
+  };
   assert.match(flagTable(withFlag), /\| `--new-flag <x>` \| A new flag \|/);
-  assert.throws(() => withFlagTables("<!-- flags: nope -->\n<!-- /flags -->", commands), /'nope', which is not a command/);
+  assert.throws(
+    () => withFlagTables("<!-- flags: nope -->\n<!-- /flags -->", commands),
+    /'nope', which is not a command/,
+  );
 });
 
 test("the README's check table is the suite (npm run docs:readme rewrites it), every check of src/conform/checks in it", () => {

@@ -21,8 +21,18 @@ const hostile: string[] = JSON.parse(readFileSync(join(REPO_ROOT, "test", "fixtu
 const LANGS = {
   ts: { needs: [], tests: [["npm", ["test"]]] },
   python: { needs: ["python3", "pytest"], tests: [["python3", ["-m", "pytest", "-q"]]] },
-  go: { needs: ["go"], tests: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
-} as const satisfies Record<string, { needs: readonly ToolName[]; tests: readonly (readonly [string, readonly string[]])[] }>;
+  go: {
+    needs: ["go"],
+    tests: [
+      ["gofmt", ["-l", "."]],
+      ["go", ["vet", "./..."]],
+      ["go", ["test", "./..."]],
+    ],
+  },
+} as const satisfies Record<
+  string,
+  { needs: readonly ToolName[]; tests: readonly (readonly [string, readonly string[]])[] }
+>;
 
 /** Every parameter form of the grammar, and the manifest parameters each must give, in every language. */
 const EVERY_FORM = [
@@ -41,13 +51,33 @@ const describe_ = (name: string) => `TODO: describe ${name}.`;
 const EVERY_FORM_MANIFEST = [
   { name: "city", type: "string", description: describe_("city"), required: true },
   { name: "days", type: "integer", description: describe_("days"), required: false, default: 3 },
-  { name: "units", type: "string", description: describe_("units"), required: false, default: "metric", enum: ["metric", "imperial"] },
+  {
+    name: "units",
+    type: "string",
+    description: describe_("units"),
+    required: false,
+    default: "metric",
+    enum: ["metric", "imperial"],
+  },
   { name: "tags", type: "array", description: describe_("tags"), required: true, items: { type: "string" } },
-  { name: "modes", type: "array", description: describe_("modes"), required: false, items: { type: "string", enum: ["fast", "slow"] } },
+  {
+    name: "modes",
+    type: "array",
+    description: describe_("modes"),
+    required: false,
+    items: { type: "string", enum: ["fast", "slow"] },
+  },
   { name: "ratio", type: "number", description: describe_("ratio"), required: false, default: 0.5 },
   { name: "verbose", type: "boolean", description: describe_("verbose"), required: false },
   { name: "options", type: "object", description: describe_("options"), required: false },
-  { name: "limits", type: "array", description: describe_("limits"), required: false, default: [1, 2], items: { type: "integer" } },
+  {
+    name: "limits",
+    type: "array",
+    description: describe_("limits"),
+    required: false,
+    default: [1, 2],
+    items: { type: "integer" },
+  },
   { name: "strict", type: "boolean", description: describe_("strict"), required: false, default: true },
 ];
 
@@ -60,8 +90,12 @@ function snapshot(root: string, rel = ""): Record<string, string> {
   for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
     const path = rel ? `${rel}/${e.name}` : e.name;
     if (e.isDirectory()) {
-      if (!["node_modules", ".venv", "dist", "__pycache__", ".pytest_cache"].includes(e.name)) Object.assign(out, snapshot(root, path));
-    } else out[path] = createHash("sha256").update(readFileSync(join(root, path))).digest("hex");
+      if (!["node_modules", ".venv", "dist", "__pycache__", ".pytest_cache"].includes(e.name))
+        Object.assign(out, snapshot(root, path));
+    } else
+      out[path] = createHash("sha256")
+        .update(readFileSync(join(root, path)))
+        .digest("hex");
   }
   return out;
 }
@@ -73,7 +107,8 @@ after(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
 function projectFiles(root: string, rel = ""): string[] {
   return readdirSync(join(root, rel), { withFileTypes: true }).flatMap((e) => {
     const path = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) return ["node_modules", ".venv", ".git", "dist", "__pycache__"].includes(e.name) ? [] : projectFiles(root, path);
+    if (e.isDirectory())
+      return ["node_modules", ".venv", ".git", "dist", "__pycache__"].includes(e.name) ? [] : projectFiles(root, path);
     return [path];
   });
 }
@@ -83,20 +118,37 @@ function addTool(dir: string, args: string[]) {
 }
 
 for (const [lang, { needs, tests }] of Object.entries(LANGS)) {
-  describe(`a scaffolded ${lang} plugin, then executa add tool in it`, { ...requires(...needs), timeout: 15 * 60_000 }, () => {
+  describe(`a scaffolded ${lang} plugin, then executa add tool in it`, {
+    ...requires(...needs),
+    timeout: 15 * 60_000,
+  }, () => {
     const root = tempDir(`add-tool-${lang}`);
     roots.push(root);
     const dir = join(root, "weather");
 
     test("is created from the examples template with a generated manifest", () => {
-      const created = toolchain("create-executa", [dir, "--lang", lang, "--json", "--no-git", `--toolchain=file:${installedToolchain().tarball}`, ...(lang === "ts" ? [] : ["--no-install"])]);
+      const created = toolchain("create-executa", [
+        dir,
+        "--lang",
+        lang,
+        "--json",
+        "--no-git",
+        `--toolchain=file:${installedToolchain().tarball}`,
+        ...(lang === "ts" ? [] : ["--no-install"]),
+      ]);
       assert.equal(created.status, 0, created.output);
-      const summary = JSON.parse(created.stdout) as { status: string; dryRun: boolean; template: string; steps: { step: string; status: string }[] };
+      const summary = JSON.parse(created.stdout) as {
+        status: string;
+        dryRun: boolean;
+        template: string;
+        steps: { step: string; status: string }[];
+      };
       assert.equal(summary.status, "ok");
       assert.equal(summary.dryRun, false);
       assert.equal(summary.template, "examples");
       assert.equal(summary.steps.find((s) => s.step === "manifest")?.status, "done", JSON.stringify(summary.steps));
-      if (lang === "ts") assert.equal(summary.steps.find((s) => s.step === "install")?.status, "done", JSON.stringify(summary.steps));
+      if (lang === "ts")
+        assert.equal(summary.steps.find((s) => s.step === "install")?.status, "done", JSON.stringify(summary.steps));
       const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
       assert.equal(manifest.name, "weather");
       assert.equal(manifest.version, "0.1.0");
@@ -128,24 +180,58 @@ for (const [lang, { needs, tests }] of Object.entries(LANGS)) {
     });
 
     test("adds a tool with every parameter form, one without parameters, and one with a required parameter after optional ones", () => {
-      const added = addTool(dir, ["fetch_weather", "--description", "Get the weather forecast for a city.", "--timeout", "30", ...EVERY_FORM.flatMap((p) => ["--param", p]), "--json"]);
+      const added = addTool(dir, [
+        "fetch_weather",
+        "--description",
+        "Get the weather forecast for a city.",
+        "--timeout",
+        "30",
+        ...EVERY_FORM.flatMap((p) => ["--param", p]),
+        "--json",
+      ]);
       assert.equal(added.status, 0, added.output);
       const result = JSON.parse(added.stdout);
       assert.equal(result.status, "ok");
       assert.equal(result.files.length, 2, added.stdout);
-      assert.deepEqual([...result.regenerated].sort(), ["manifest.json", { ts: "src/executa.bindings.ts", python: "weather/executa_bindings.py", go: "executa_bindings.go" }[lang]].sort());
+      assert.deepEqual(
+        [...result.regenerated].sort(),
+        [
+          "manifest.json",
+          { ts: "src/executa.bindings.ts", python: "weather/executa_bindings.py", go: "executa_bindings.go" }[lang],
+        ].sort(),
+      );
 
       // TypeScript refuses an @ after a space (JSDoc would start a tag there); see the refusals.
       const text = lang === "ts" ? hostile.join("\n").replaceAll(" @", " ") : hostile.join("\n");
       for (const args of [
         ["ping-host", "--description", text],
-        ["test_linux", "--param", "host?:string", "--param", "port:integer", "--param", `note:string=${TRICKY_DEFAULT}`],
+        [
+          "test_linux",
+          "--param",
+          "host?:string",
+          "--param",
+          "port:integer",
+          "--param",
+          `note:string=${TRICKY_DEFAULT}`,
+        ],
       ]) {
         const r = addTool(dir, args);
         assert.equal(r.status, 0, r.output);
       }
-      const tools = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).tools as { name: string; description: string; timeout?: number; parameters: { name: string; default?: unknown; required?: boolean }[] }[];
-      assert.deepEqual(tools.map((t) => t.name).sort(), ["fetch_weather", "ping-host", "sign_message", "summarize", "test_linux", "text_stats"]);
+      const tools = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).tools as {
+        name: string;
+        description: string;
+        timeout?: number;
+        parameters: { name: string; default?: unknown; required?: boolean }[];
+      }[];
+      assert.deepEqual(tools.map((t) => t.name).sort(), [
+        "fetch_weather",
+        "ping-host",
+        "sign_message",
+        "summarize",
+        "test_linux",
+        "text_stats",
+      ]);
       const fetch = tools.find((t) => t.name === "fetch_weather")!;
       assert.equal(fetch.description, "Get the weather forecast for a city.");
       assert.equal(fetch.timeout, 30);
@@ -154,7 +240,14 @@ for (const [lang, { needs, tests }] of Object.entries(LANGS)) {
       assert.equal(ping.description, commentLine(text));
       assert.deepEqual(ping.parameters, []);
       const linux = tools.find((t) => t.name === "test_linux")!;
-      assert.deepEqual(linux.parameters.map((p) => [p.name, p.required, p.default]), [["host", false, undefined], ["port", true, undefined], ["note", false, TRICKY_DEFAULT]]);
+      assert.deepEqual(
+        linux.parameters.map((p) => [p.name, p.required, p.default]),
+        [
+          ["host", false, undefined],
+          ["port", true, undefined],
+          ["note", false, TRICKY_DEFAULT],
+        ],
+      );
     });
 
     test("the project's own tests pass, its manifest is in sync and every conformance check passes", () => {
@@ -167,7 +260,9 @@ for (const [lang, { needs, tests }] of Object.entries(LANGS)) {
       assert.equal(check.status, 0, check.output);
       const checked = toolchain("executa", ["test", "--dir", dir, "--json"]);
       assert.equal(checked.status, 0, checked.output);
-      const failed = JSON.parse(checked.stdout).results.filter((r: { status: string }) => r.status !== "pass" && r.status !== "skip");
+      const failed = JSON.parse(checked.stdout).results.filter(
+        (r: { status: string }) => r.status !== "pass" && r.status !== "skip",
+      );
       assert.deepEqual(failed, [], checked.output);
     });
 
@@ -180,7 +275,15 @@ for (const [lang, { needs, tests }] of Object.entries(LANGS)) {
       const fetch = invoke("fetch_weather", { city: "Oslo", tags: ["wind"] });
       assert.equal(fetch.success, true, JSON.stringify(fetch));
       assert.deepEqual(
-        { city: fetch.data.city, days: fetch.data.days, units: fetch.data.units, tags: fetch.data.tags, ratio: fetch.data.ratio, limits: fetch.data.limits, strict: fetch.data.strict },
+        {
+          city: fetch.data.city,
+          days: fetch.data.days,
+          units: fetch.data.units,
+          tags: fetch.data.tags,
+          ratio: fetch.data.ratio,
+          limits: fetch.data.limits,
+          strict: fetch.data.strict,
+        },
         { city: "Oslo", days: 3, units: "metric", tags: ["wind"], ratio: 0.5, limits: [1, 2], strict: true },
       );
       const linux = invoke("test_linux", { port: 22 });
@@ -203,9 +306,11 @@ for (const [lang, { needs, tests }] of Object.entries(LANGS)) {
         [["ok", "--timeout", "0"], /--timeout must be a whole number/],
         [[taken], /already exists, and add tool never overwrites/],
       ];
-      if (lang === "ts") refusals.push([["delete"], /reserved word/], [["ok", "--description", "Greet @alice"], /starts a JSDoc tag/]);
+      if (lang === "ts")
+        refusals.push([["delete"], /reserved word/], [["ok", "--description", "Greet @alice"], /starts a JSDoc tag/]);
       if (lang === "python") refusals.push([["lambda"], /Python keyword/]);
-      if (lang === "go") refusals.push([["ok", "--param", "max_words:integer", "--param", "maxWords:integer"], /both be the Go field/]);
+      if (lang === "go")
+        refusals.push([["ok", "--param", "max_words:integer", "--param", "maxWords:integer"], /both be the Go field/]);
       for (const [args, message] of refusals) {
         const r = addTool(dir, [...args, "--json"]);
         assert.equal(r.status, 2, r.output);
@@ -259,12 +364,35 @@ test("on a terminal, add tool asks for the name, the description and the paramet
   roots.push(dirname(dir));
   const created = toolchain("create-executa", [dir, "--lang", "python", "--no-install", "--no-git", "--json"]);
   assert.equal(created.status, 0, created.output);
-  const answers = [["Tool name", "ask_me"], ["What it does", "Answer a question."], ["Parameter 1", "question:string"], ["Parameter 2", "n?:integer=2"], ["Parameter 3", ""]];
-  const r = run("python3", ["-c", PTY_DRIVER, JSON.stringify([join(installedToolchain().bin, "executa"), "add", "tool"]), JSON.stringify(answers)], { cwd: dir, env: { CI: "" } });
+  const answers = [
+    ["Tool name", "ask_me"],
+    ["What it does", "Answer a question."],
+    ["Parameter 1", "question:string"],
+    ["Parameter 2", "n?:integer=2"],
+    ["Parameter 3", ""],
+  ];
+  const r = run(
+    "python3",
+    [
+      "-c",
+      PTY_DRIVER,
+      JSON.stringify([join(installedToolchain().bin, "executa"), "add", "tool"]),
+      JSON.stringify(answers),
+    ],
+    { cwd: dir, env: { CI: "" } },
+  );
   assert.equal(r.status, 0, r.output);
-  const tool = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).tools.find((t: { name: string }) => t.name === "ask_me");
+  const tool = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).tools.find(
+    (t: { name: string }) => t.name === "ask_me",
+  );
   assert.equal(tool.description, "Answer a question.");
-  assert.deepEqual(tool.parameters.map((p: { name: string; default?: unknown }) => [p.name, p.default]), [["question", undefined], ["n", 2]]);
+  assert.deepEqual(
+    tool.parameters.map((p: { name: string; default?: unknown }) => [p.name, p.default]),
+    [
+      ["question", undefined],
+      ["n", 2],
+    ],
+  );
 });
 
 test("outside a project, add tool says what is missing, exit 2, and writes nothing", () => {

@@ -54,7 +54,11 @@ test("--force stops, writing nothing, when a project file already exists", () =>
   assert.equal(readFileSync(join(dir, "README.md"), "utf8"), "my readme");
 });
 
-for (const [lang, mine] of [["go", "manifest.json"], ["ts", "src/executa.bindings.ts"], ["python", "my_plugin/executa_bindings.py"]] as const) {
+for (const [lang, mine] of [
+  ["go", "manifest.json"],
+  ["ts", "src/executa.bindings.ts"],
+  ["python", "my_plugin/executa_bindings.py"],
+] as const) {
   test(`--force never overwrites a file the manifest step would write (${lang}: ${mine})`, () => {
     const dir = tempDir("force-generated");
     mkdirSync(join(dir, dirname(mine)), { recursive: true });

@@ -15,7 +15,14 @@ const compile: Record<string, { needs: ToolName[]; check: (dir: string) => void 
     needs: [],
     check: (dir) => {
       const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-      const result = run(process.execPath, [tsc, "-p", dir, "--noEmit", "--typeRoots", join(REPO_ROOT, "node_modules", "@types")]);
+      const result = run(process.execPath, [
+        tsc,
+        "-p",
+        dir,
+        "--noEmit",
+        "--typeRoots",
+        join(REPO_ROOT, "node_modules", "@types"),
+      ]);
       assert.equal(result.status, 0, result.output);
       assert.equal(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).description, text);
     },
@@ -23,7 +30,11 @@ const compile: Record<string, { needs: ToolName[]; check: (dir: string) => void 
   python: {
     needs: ["python3"],
     check: (dir) => {
-      const result = run("python3", ["-c", "import compileall, sys, tomllib, json; ok = compileall.compile_dir(sys.argv[1], quiet=1); print(json.dumps(tomllib.load(open(sys.argv[1] + '/pyproject.toml', 'rb'))['project'])); sys.exit(0 if ok else 1)", dir]);
+      const result = run("python3", [
+        "-c",
+        "import compileall, sys, tomllib, json; ok = compileall.compile_dir(sys.argv[1], quiet=1); print(json.dumps(tomllib.load(open(sys.argv[1] + '/pyproject.toml', 'rb'))['project'])); sys.exit(0 if ok else 1)",
+        dir,
+      ]);
       assert.equal(result.status, 0, result.output);
       const project = JSON.parse(result.stdout);
       assert.equal(project.description, text);
@@ -32,7 +43,10 @@ const compile: Record<string, { needs: ToolName[]; check: (dir: string) => void 
   go: {
     needs: ["go"],
     check: (dir) => {
-      for (const args of [["vet", "./..."], ["build", "-o", join(dir, "plugin-under-test"), "."]]) {
+      for (const args of [
+        ["vet", "./..."],
+        ["build", "-o", join(dir, "plugin-under-test"), "."],
+      ]) {
         const result = run("go", args, { cwd: dir });
         assert.equal(result.status, 0, result.output);
       }
@@ -45,8 +59,19 @@ for (const [lang, { needs, check }] of Object.entries(compile)) {
     const dir = join(tempDir(`hostile-${lang}`), "hostile-plugin");
     test("is written, and every file parses and compiles", () => {
       const created = toolchain("create-executa", [
-        dir, "--lang", lang, "--no-install", "--no-git", "--json", `--toolchain=file:${installedToolchain().tarball}`,
-        "--display-name", text, "--description", text, "--author", text,
+        dir,
+        "--lang",
+        lang,
+        "--no-install",
+        "--no-git",
+        "--json",
+        `--toolchain=file:${installedToolchain().tarball}`,
+        "--display-name",
+        text,
+        "--description",
+        text,
+        "--author",
+        text,
       ]);
       assert.equal(created.status, 0, created.output);
       const executa = JSON.parse(readFileSync(join(dir, "executa.json"), "utf8"));
@@ -57,7 +82,10 @@ for (const [lang, { needs, check }] of Object.entries(compile)) {
       assert.equal(manifest.display_name, text);
       assert.equal(manifest.description, text);
       for (const workflow of readdirSync(join(dir, ".github", "workflows"))) {
-        assert.doesNotThrow(() => parseYaml(readFileSync(join(dir, ".github", "workflows", workflow), "utf8")), workflow);
+        assert.doesNotThrow(
+          () => parseYaml(readFileSync(join(dir, ".github", "workflows", workflow), "utf8")),
+          workflow,
+        );
       }
       const readme = readFileSync(join(dir, "README.md"), "utf8");
       assert.doesNotMatch(readme, /<\/script>/, "README carries raw HTML from user text");

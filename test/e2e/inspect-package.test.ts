@@ -15,7 +15,13 @@ test("the installed package serves the inspect page, its script and its style", 
   const { bin } = installedToolchain();
   const root = tempDir("inspect-package");
   const dir = join(root, "packaged-plugin");
-  await scaffold({ targetDir: dir, spec: makeSpec({ lang: "ts", name: "packaged-plugin" }), install: false, git: false, quiet: true });
+  await scaffold({
+    targetDir: dir,
+    spec: makeSpec({ lang: "ts", name: "packaged-plugin" }),
+    install: false,
+    git: false,
+    quiet: true,
+  });
   const child = spawn(join(bin, "executa"), ["inspect", "--json"], { cwd: dir, env: userEnv({ NO_COLOR: "1" }) });
   let stdout = "";
   let stderr = "";
@@ -23,7 +29,8 @@ test("the installed package serves the inspect page, its script and its style", 
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   try {
-    for (let i = 0; i < 600 && !stdout.includes("\n") && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 600 && !stdout.includes("\n") && child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 50));
     const { status, url } = JSON.parse(stdout.split("\n")[0]!) as { status: string; url: string };
     assert.equal(status, "ok", stderr);
     const page = await fetch(url);
@@ -32,7 +39,10 @@ test("the installed package serves the inspect page, its script and its style", 
     assert.match(await page.text(), /<script type="module" src="\/app\.js">/);
     const cookie = /^[^;]+/.exec(page.headers.get("set-cookie") ?? "")?.[0];
     assert.ok(cookie, "the printed link's code buys the session cookie");
-    for (const [asset, type] of [["app.js", /javascript/], ["app.css", /css/]] as const) {
+    for (const [asset, type] of [
+      ["app.js", /javascript/],
+      ["app.css", /css/],
+    ] as const) {
       const r: Response = await fetch(new URL(`/${asset}`, url), { headers: { cookie } });
       assert.equal(r.status, 200, asset);
       assert.match(r.headers.get("content-type") ?? "", type);

@@ -37,19 +37,26 @@ export async function startLocalRegistry(root: string): Promise<LocalRegistry> {
   const upstream = run("npm", ["config", "get", "registry"]).stdout.trim();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
-  writeFileSync(join(root, "config.yaml"), [
-    `storage: ${join(root, "storage")}`,
-    "auth:",
-    `  htpasswd: { file: ${join(root, "htpasswd")}, max_users: 10 }`,
-    `uplinks:`,
-    `  upstream: { url: ${JSON.stringify(upstream)} }`,
-    "packages:",
-    "  'create-executa': { access: $all, publish: $authenticated }",
-    "  '**': { access: $all, publish: $authenticated, proxy: upstream }",
-    "log: { type: stdout, format: pretty, level: error }",
-    "",
-  ].join("\n"));
-  const verdaccio = spawn(join(REPO_ROOT, "node_modules", ".bin", "verdaccio"), ["--config", join(root, "config.yaml"), "--listen", `127.0.0.1:${port}`], { stdio: "ignore" });
+  writeFileSync(
+    join(root, "config.yaml"),
+    [
+      `storage: ${join(root, "storage")}`,
+      "auth:",
+      `  htpasswd: { file: ${join(root, "htpasswd")}, max_users: 10 }`,
+      `uplinks:`,
+      `  upstream: { url: ${JSON.stringify(upstream)} }`,
+      "packages:",
+      "  'create-executa': { access: $all, publish: $authenticated }",
+      "  '**': { access: $all, publish: $authenticated, proxy: upstream }",
+      "log: { type: stdout, format: pretty, level: error }",
+      "",
+    ].join("\n"),
+  );
+  const verdaccio = spawn(
+    join(REPO_ROOT, "node_modules", ".bin", "verdaccio"),
+    ["--config", join(root, "config.yaml"), "--listen", `127.0.0.1:${port}`],
+    { stdio: "ignore" },
+  );
   let token: string | undefined;
   for (let i = 0; i < 100 && !token; i++) {
     await new Promise((r) => setTimeout(r, 200));
@@ -57,7 +64,12 @@ export async function startLocalRegistry(root: string): Promise<LocalRegistry> {
       method: "PUT",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ name: "tester", password: "tester-password" }),
-    }).then((r) => (r.ok ? (r.json() as Promise<{ token: string }>) : undefined)).then((b) => b?.token, () => undefined);
+    })
+      .then((r) => (r.ok ? (r.json() as Promise<{ token: string }>) : undefined))
+      .then(
+        (b) => b?.token,
+        () => undefined,
+      );
   }
   assert.ok(token, "verdaccio did not start");
   const env = registryEnv(root);

@@ -71,7 +71,10 @@ after(async () => {
 function readmeCommands(readme: string, heading: string): string[] {
   const section = readme.slice(readme.indexOf(heading));
   const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
-  return block.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter(Boolean);
+  return block
+    .split("\n")
+    .map((l) => l.replace(/\s+#.*$/, "").trim())
+    .filter(Boolean);
 }
 
 function sh(command: string, cwd: string) {
@@ -87,7 +90,10 @@ for (const pm of PMS) {
       const dir = join(root, `${pm}-ts`);
       assert.ok(existsSync(join(dir, LOCKFILE[pm])), `${LOCKFILE[pm]} was written by the install step`);
       assert.ok(!existsSync(join(dir, "package-lock.json")), "npm did not install");
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string>; packageManager?: string };
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        scripts: Record<string, string>;
+        packageManager?: string;
+      };
       const run = { pnpm: "pnpm run", yarn: "yarn", bun: "bun run" }[pm];
       assert.equal(pkg.scripts.test, `${run} compile && node --test dist/test/`);
       assert.equal(pkg.packageManager, pm === "bun" ? undefined : `${pm}@${versions[pm]}`);
@@ -99,7 +105,10 @@ for (const pm of PMS) {
       for (const text of [readme, workflow]) assert.doesNotMatch(text, /(?<![\w-])(npx |npm (ci|test|run))/);
 
       const develop = readmeCommands(readme, "## Develop");
-      assert.deepEqual(develop.slice(0, 2), [`${pm} install`, { pnpm: "pnpm test", yarn: "yarn test", bun: "bun run test" }[pm]]);
+      assert.deepEqual(develop.slice(0, 2), [
+        `${pm} install`,
+        { pnpm: "pnpm test", yarn: "yarn test", bun: "bun run test" }[pm],
+      ]);
       const exec = { pnpm: "pnpm exec executa", yarn: "yarn executa", bun: "bunx executa" }[pm];
       // `start` and `dev` talk to the plugin on stdin: they are run with it closed.
       for (const command of develop) sh(command, dir);
@@ -119,7 +128,8 @@ for (const pm of PMS) {
       const readme = readFileSync(join(dir, "README.md"), "utf8");
       const dlx = DLX[pm].exec(readme)?.[0];
       assert.ok(dlx, `the README names the toolchain through ${pm}`);
-      for (const verb of ["manifest --check", "test", "add tool lookup --param q:string", "manifest --check"]) sh(`${dlx} ${verb}`, dir);
+      for (const verb of ["manifest --check", "test", "add tool lookup --param q:string", "manifest --check"])
+        sh(`${dlx} ${verb}`, dir);
       sh(lang === "go" ? "go test ./..." : "python3 -m pytest -q", dir);
     });
   });
@@ -127,29 +137,77 @@ for (const pm of PMS) {
 
 describe("--package-manager", { ...requires("pnpm"), timeout: 15 * 60_000 }, () => {
   test("names the package manager when npm ran us, and wins over the user agent", () => {
-    const created = toolchain("create-executa", [join(root, "flag-ts"), "--lang", "ts", "--package-manager", "pnpm", "--yes", "--no-git", "--json"], { env });
+    const created = toolchain(
+      "create-executa",
+      [join(root, "flag-ts"), "--lang", "ts", "--package-manager", "pnpm", "--yes", "--no-git", "--json"],
+      { env },
+    );
     assert.equal(created.status, 0, created.output);
-    const result = JSON.parse(created.stdout) as { packageManager: string; next: string[]; steps: { step: string; status: string }[] };
+    const result = JSON.parse(created.stdout) as {
+      packageManager: string;
+      next: string[];
+      steps: { step: string; status: string }[];
+    };
     assert.equal(result.packageManager, "pnpm");
     assert.equal(result.steps.find((s) => s.step === "install")?.status, "done", created.stdout);
     assert.ok(existsSync(join(root, "flag-ts", "pnpm-lock.yaml")));
-    assert.deepEqual(result.next.slice(1), ["pnpm test", "pnpm exec executa dev", "pnpm exec executa test", "pnpm exec executa build"]);
+    assert.deepEqual(result.next.slice(1), [
+      "pnpm test",
+      "pnpm exec executa dev",
+      "pnpm exec executa test",
+      "pnpm exec executa build",
+    ]);
     sh("pnpm test", join(root, "flag-ts"));
 
     const yarnAgent = { ...env, npm_config_user_agent: "yarn/4.18.1 npm/? node/v20.20.2 linux x64" };
-    const overridden = toolchain("create-executa", [join(root, "flag-over"), "--lang", "ts", "--package-manager", "bun", "--yes", "--no-git", "--no-install", "--json"], { env: yarnAgent });
+    const overridden = toolchain(
+      "create-executa",
+      [
+        join(root, "flag-over"),
+        "--lang",
+        "ts",
+        "--package-manager",
+        "bun",
+        "--yes",
+        "--no-git",
+        "--no-install",
+        "--json",
+      ],
+      { env: yarnAgent },
+    );
     assert.equal(overridden.status, 0, overridden.output);
     assert.equal(JSON.parse(overridden.stdout).packageManager, "bun");
-    const detected = toolchain("create-executa", [join(root, "agent-py"), "--lang", "python", "--yes", "--no-git", "--no-install", "--json"], { env: yarnAgent });
+    const detected = toolchain(
+      "create-executa",
+      [join(root, "agent-py"), "--lang", "python", "--yes", "--no-git", "--no-install", "--json"],
+      { env: yarnAgent },
+    );
     assert.equal(JSON.parse(detected.stdout).packageManager, "yarn");
     assert.match(readFileSync(join(root, "agent-py", "README.md"), "utf8"), DLX.yarn);
   });
 
   test("an unknown one lists the valid ones; --toolchain with another than npm is refused before anything is written", () => {
-    const unknown = toolchain("create-executa", [join(root, "bad-pm"), "--lang", "ts", "--package-manager", "deno", "--yes", "--no-git"], { env });
+    const unknown = toolchain(
+      "create-executa",
+      [join(root, "bad-pm"), "--lang", "ts", "--package-manager", "deno", "--yes", "--no-git"],
+      { env },
+    );
     assert.equal(unknown.status, 2, unknown.output);
     assert.match(unknown.stderr, /unknown package manager 'deno'[\s\S]*npm, pnpm, yarn, bun/);
-    const local = toolchain("create-executa", [join(root, "bad-toolchain"), "--lang", "ts", "--package-manager", "pnpm", `--toolchain=file:${installedToolchain().tarball}`, "--yes", "--no-git"], { env });
+    const local = toolchain(
+      "create-executa",
+      [
+        join(root, "bad-toolchain"),
+        "--lang",
+        "ts",
+        "--package-manager",
+        "pnpm",
+        `--toolchain=file:${installedToolchain().tarball}`,
+        "--yes",
+        "--no-git",
+      ],
+      { env },
+    );
     assert.equal(local.status, 2, local.output);
     assert.match(local.stderr, /--toolchain installs with npm/);
     assert.ok(!existsSync(join(root, "bad-pm")) && !existsSync(join(root, "bad-toolchain")));

@@ -9,11 +9,20 @@ import { installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
 
 // Known and not this test's subject: the template's runtime refuses host services when no initialize came.
 // The build still has to package the plugin with PyInstaller (asserted on its own below).
-const KNOWN = new Map([[/executa (test|build)$/, "the template fails reverse.no-initialize (its runtime refuses host services without an initialize)"]]);
+const KNOWN = new Map([
+  [
+    /executa (test|build)$/,
+    "the template fails reverse.no-initialize (its runtime refuses host services without an initialize)",
+  ],
+]);
 
 describe("create's printed next steps for Python", { ...requires("python3"), timeout: 15 * 60_000 }, () => {
   const root = tempDir("python-next-steps");
-  const created = toolchain("create-executa", ["word-tools", "--lang", "python", "--json", "--no-git", `--toolchain=file:${installedToolchain().tarball}`], { cwd: root });
+  const created = toolchain(
+    "create-executa",
+    ["word-tools", "--lang", "python", "--json", "--no-git", `--toolchain=file:${installedToolchain().tarball}`],
+    { cwd: root },
+  );
   assert.equal(created.status, 0, created.output);
   const { next } = JSON.parse(created.stdout) as { next: string[] };
   const [cd, ...steps] = next;

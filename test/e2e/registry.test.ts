@@ -35,7 +35,10 @@ after(async () => {
 
 describe("from a local registry", { timeout: 15 * 60_000 }, () => {
   test("npm create executa, npm install, npx executa test and build in a TypeScript project", () => {
-    const created = run("npm", ["create", "executa@latest", "ts-plugin", "--", "--lang", "ts", "--yes", "--no-git"], { cwd: root, env });
+    const created = run("npm", ["create", "executa@latest", "ts-plugin", "--", "--lang", "ts", "--yes", "--no-git"], {
+      cwd: root,
+      env,
+    });
     assert.equal(created.status, 0, created.output);
     const dir = join(root, "ts-plugin");
     assertWorkflowInstallRuns(dir, registry, env);
@@ -44,25 +47,40 @@ describe("from a local registry", { timeout: 15 * 60_000 }, () => {
     const installed = run("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env });
     assert.equal(installed.status, 0, installed.output);
     const lock = readFileSync(join(dir, "package-lock.json"), "utf8");
-    assert.match(lock, new RegExp(`"resolved": "${registry.replace(/[.]/g, "\\.")}create-executa/-/create-executa-${VERSION}\\.tgz"`));
-    for (const args of [["executa", "manifest", "--check"], ["executa", "test"], ["executa", "build"]]) {
+    assert.match(
+      lock,
+      new RegExp(`"resolved": "${registry.replace(/[.]/g, "\\.")}create-executa/-/create-executa-${VERSION}\\.tgz"`),
+    );
+    for (const args of [
+      ["executa", "manifest", "--check"],
+      ["executa", "test"],
+      ["executa", "build"],
+    ]) {
       const r = run("npx", args, { cwd: dir, env });
       assert.equal(r.status, 0, r.output);
     }
   });
 
   for (const lang of ["python", "go"] as const) {
-    test(`npm create executa --lang ${lang}, then the generated README's npx lines`, requires(lang === "go" ? "go" : "python3"), () => {
-      const created = run("npm", ["create", "executa@latest", `${lang}-plugin`, "--", "--lang", lang, "--yes", "--no-git", "--no-install"], { cwd: root, env });
-      assert.equal(created.status, 0, created.output);
-      const dir = join(root, `${lang}-plugin`);
-      const readme = readFileSync(join(dir, "README.md"), "utf8");
-      const npx = /npx --yes --package='create-executa@[^']+' executa/.exec(readme)?.[0];
-      assert.ok(npx, "the README names the toolchain through npx");
-      for (const verb of ["manifest --check", "test"]) {
-        const r = run("sh", ["-c", `${npx} ${verb}`], { cwd: dir, env });
-        assert.equal(r.status, 0, r.output);
-      }
-    });
+    test(
+      `npm create executa --lang ${lang}, then the generated README's npx lines`,
+      requires(lang === "go" ? "go" : "python3"),
+      () => {
+        const created = run(
+          "npm",
+          ["create", "executa@latest", `${lang}-plugin`, "--", "--lang", lang, "--yes", "--no-git", "--no-install"],
+          { cwd: root, env },
+        );
+        assert.equal(created.status, 0, created.output);
+        const dir = join(root, `${lang}-plugin`);
+        const readme = readFileSync(join(dir, "README.md"), "utf8");
+        const npx = /npx --yes --package='create-executa@[^']+' executa/.exec(readme)?.[0];
+        assert.ok(npx, "the README names the toolchain through npx");
+        for (const verb of ["manifest --check", "test"]) {
+          const r = run("sh", ["-c", `${npx} ${verb}`], { cwd: dir, env });
+          assert.equal(r.status, 0, r.output);
+        }
+      },
+    );
   }
 });

@@ -11,16 +11,40 @@ import { TEMPLATE_NAMES } from "../../src/project/index.js";
 import { REPO_ROOT, run, tempDir } from "./toolchain.js";
 import { requires, type ToolName } from "../support/requires.js";
 
-const executa = (args: string[], cwd?: string) => run(process.execPath, [join(REPO_ROOT, "bin", "executa.js"), ...args], { ...(cwd && { cwd }), timeoutMs: 300_000 });
+const executa = (args: string[], cwd?: string) =>
+  run(process.execPath, [join(REPO_ROOT, "bin", "executa.js"), ...args], { ...(cwd && { cwd }), timeoutMs: 300_000 });
 
 const ownTests: Record<string, { needs: ToolName[]; commands: [string, string[]][] }> = {
-  ts: { needs: [], commands: [["npx", ["tsc", "-p", "tsconfig.json"]], [process.execPath, ["--test", "dist/test/"]]] },
+  ts: {
+    needs: [],
+    commands: [
+      ["npx", ["tsc", "-p", "tsconfig.json"]],
+      [process.execPath, ["--test", "dist/test/"]],
+    ],
+  },
   python: { needs: ["python3", "pytest"], commands: [["python3", ["-m", "pytest", "-q"]]] },
-  go: { needs: ["go"], commands: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
+  go: {
+    needs: ["go"],
+    commands: [
+      ["gofmt", ["-l", "."]],
+      ["go", ["vet", "./..."]],
+      ["go", ["test", "./..."]],
+    ],
+  },
 };
 
 test("an unknown --template is exit 2 listing every template with a line on each", () => {
-  const r = executa(["create", join(tempDir("template-bad"), "p"), "--lang", "go", "--template", "fancy", "--yes", "--no-git", "--no-install"]);
+  const r = executa([
+    "create",
+    join(tempDir("template-bad"), "p"),
+    "--lang",
+    "go",
+    "--template",
+    "fancy",
+    "--yes",
+    "--no-git",
+    "--no-install",
+  ]);
   assert.equal(r.status, 2, r.output);
   assert.match(r.stderr, /unknown template 'fancy'/);
   for (const name of TEMPLATE_NAMES) assert.match(r.stderr, new RegExp(`^\\s+${name}\\s+\\S`, "m"), r.stderr);
@@ -33,7 +57,18 @@ for (const lang of ["ts", "python", "go"] as const) {
     describe(`${lang} --template ${template}`, requires(...needs), () => {
       const dir = join(tempDir(`template-${lang}-${template}`), `${template}-tools`);
       test("is created, in sync with its manifest, with no capability warnings", () => {
-        const created = executa(["create", dir, "--lang", lang, "--template", template, "--yes", "--no-git", "--no-install", "--json"]);
+        const created = executa([
+          "create",
+          dir,
+          "--lang",
+          lang,
+          "--template",
+          template,
+          "--yes",
+          "--no-git",
+          "--no-install",
+          "--json",
+        ]);
         assert.equal(created.status, 0, created.output);
         assert.equal(JSON.parse(created.stdout).template, template);
         const check = executa(["manifest", "--check", "--strict"], dir);

@@ -23,11 +23,16 @@ export function installedToolchain(): { tarball: string; bin: string } {
     return cached;
   }
   const work = mkdtempSync(join(tmpdir(), "executa-e2e-"));
-  execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", work], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", work], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
   const prefix = join(work, "prefix");
   mkdirSync(prefix);
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", "--prefix", prefix, tarball], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", "--prefix", prefix, tarball], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   cached = { tarball, bin: join(prefix, "node_modules", ".bin") };
   return cached;
 }
@@ -51,7 +56,11 @@ export function userEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, ...overrides };
 }
 
-export function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Run {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+): Run {
   const result = spawnSync(command, args, {
     cwd: options.cwd,
     env: userEnv(options.env),
@@ -60,14 +69,19 @@ export function run(command: string, args: string[], options: { cwd?: string; en
     timeout: options.timeoutMs ?? 10 * 60_000,
     maxBuffer: 64 * 1024 * 1024,
   });
-  return Object.assign(result, { output: `${command} ${args.join(" ")}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}` });
+  return Object.assign(result, {
+    output: `${command} ${args.join(" ")}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+  });
 }
 
 /** Runs one of the installed package's commands (`create-executa` or `executa`). */
-export function toolchain(command: "create-executa" | "executa", args: string[], options: Parameters<typeof run>[2] = {}): Run {
+export function toolchain(
+  command: "create-executa" | "executa",
+  args: string[],
+  options: Parameters<typeof run>[2] = {},
+): Run {
   return run(join(installedToolchain().bin, command), args, options);
 }
-
 
 export function exists(...parts: string[]): boolean {
   return existsSync(join(...parts));

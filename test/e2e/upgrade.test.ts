@@ -14,12 +14,38 @@ import { REPO_ROOT, exists, run, tempDir, toolchain } from "./toolchain.js";
 import { requires, type ToolName } from "../support/requires.js";
 
 const LANGS = {
-  ts: { needs: [], runtime: "src/executa", host: "host.ts", tests: [["npx", ["tsc", "-p", "tsconfig.json"]], [process.execPath, ["--test", "dist/test/"]]] },
-  python: { needs: ["python3", "pytest"], runtime: "legacy_python/executa", host: "host.py", tests: [["python3", ["-m", "pytest", "-q"]]] },
-  go: { needs: ["go"], runtime: "internal/executa", host: "host.go", tests: [["gofmt", ["-l", "."]], ["go", ["vet", "./..."]], ["go", ["test", "./..."]]] },
+  ts: {
+    needs: [],
+    runtime: "src/executa",
+    host: "host.ts",
+    tests: [
+      ["npx", ["tsc", "-p", "tsconfig.json"]],
+      [process.execPath, ["--test", "dist/test/"]],
+    ],
+  },
+  python: {
+    needs: ["python3", "pytest"],
+    runtime: "legacy_python/executa",
+    host: "host.py",
+    tests: [["python3", ["-m", "pytest", "-q"]]],
+  },
+  go: {
+    needs: ["go"],
+    runtime: "internal/executa",
+    host: "host.go",
+    tests: [
+      ["gofmt", ["-l", "."]],
+      ["go", ["vet", "./..."]],
+      ["go", ["test", "./..."]],
+    ],
+  },
 } as const satisfies Record<string, { needs: readonly ToolName[]; [fact: string]: unknown }>;
 
-const templateRuntime = { ts: "templates/ts/src/executa", python: "templates/python/__pyModule__/executa", go: "templates/go/internal/executa" } as const;
+const templateRuntime = {
+  ts: "templates/ts/src/executa",
+  python: "templates/python/__pyModule__/executa",
+  go: "templates/go/internal/executa",
+} as const;
 
 /** Every file of a project (node_modules and build output aside), path -> sha256. */
 function tree(dir: string, rel = ""): Record<string, string> {
@@ -28,7 +54,10 @@ function tree(dir: string, rel = ""): Record<string, string> {
     const path = rel ? `${rel}/${e.name}` : e.name;
     if (["node_modules", "dist", "__pycache__", ".pytest_cache"].includes(e.name)) continue;
     if (e.isDirectory()) Object.assign(out, tree(dir, path));
-    else out[path] = createHash("sha256").update(readFileSync(join(dir, path))).digest("hex");
+    else
+      out[path] = createHash("sha256")
+        .update(readFileSync(join(dir, path)))
+        .digest("hex");
   }
   return out;
 }
@@ -40,11 +69,14 @@ function legacyProject(lang: keyof typeof LANGS, label: string): string {
   return dir;
 }
 
-const upgrade = (args: string[], cwd: string) => toolchain("executa", ["upgrade", ...args], { cwd, timeoutMs: 300_000 });
+const upgrade = (args: string[], cwd: string) =>
+  toolchain("executa", ["upgrade", ...args], { cwd, timeoutMs: 300_000 });
 const json = (stdout: string) => {
   const lines = stdout.trim().split("\n");
   assert.equal(lines.length, 1, `one JSON object on stdout:\n${stdout}`);
-  return JSON.parse(lines[0]!) as Record<string, unknown> & { files: { path: string; action: string; orig?: string; diff?: string }[] };
+  return JSON.parse(lines[0]!) as Record<string, unknown> & {
+    files: { path: string; action: string; orig?: string; diff?: string }[];
+  };
 };
 
 /**
@@ -57,7 +89,10 @@ function migrateTsTests(dir: string): void {
   const before = readFileSync(path, "utf8");
   const after = before
     .replace(/const host: HostClient = (\{[\s\S]*?\n {2}\});/, "const host = $1 as Partial<HostClient> as HostClient;")
-    .replaceAll(/text: ("[^"]*") \}, model: ("[^"]*") \}/g, "text: $1 }, model: $2, text: $1, structuredValid: false, downgraded: false }")
+    .replaceAll(
+      /text: ("[^"]*") \}, model: ("[^"]*") \}/g,
+      "text: $1 }, model: $2, text: $1, structuredValid: false, downgraded: false }",
+    )
     .replace(/\n( +)log: \(\) => \{\},/, "\n$1progress: () => {},\n$1log: () => {},");
   assert.notEqual(after, before, "the fixture's tests have the fakes the version 2 notes describe");
   writeFileSync(path, after);
@@ -71,15 +106,27 @@ for (const lang of ["ts", "python", "go"] as const) {
       const before = tree(dir);
       const check = upgrade(["--check", "--json"], dir);
       assert.equal(check.status, 1, check.output);
-      assert.deepEqual([json(check.stdout).status, json(check.stdout).outcome, json(check.stdout).from, json(check.stdout).to], ["failed", "outdated", 1, RUNTIME_VERSION]);
+      assert.deepEqual(
+        [json(check.stdout).status, json(check.stdout).outcome, json(check.stdout).from, json(check.stdout).to],
+        ["failed", "outdated", 1, RUNTIME_VERSION],
+      );
       const dry = upgrade(["--dry-run", "--json", "--diff"], dir);
       assert.equal(dry.status, 0, dry.output);
       const planned = json(dry.stdout);
       assert.equal(planned.outcome, "dry-run");
       assert.equal(planned.versionFrom, "files", "a version 1 project has no record: its files tell the version");
-      assert.ok(planned.files.some((f) => f.action === "update" && f.path === `${facts.runtime}/${facts.host}`), dry.stdout);
-      assert.ok(planned.files.some((f) => f.action === "add"), dry.stdout);
-      assert.ok(planned.files.every((f) => f.diff?.startsWith(`--- a/${f.path}\n`)), "--diff gives every file's diff");
+      assert.ok(
+        planned.files.some((f) => f.action === "update" && f.path === `${facts.runtime}/${facts.host}`),
+        dry.stdout,
+      );
+      assert.ok(
+        planned.files.some((f) => f.action === "add"),
+        dry.stdout,
+      );
+      assert.ok(
+        planned.files.every((f) => f.diff?.startsWith(`--- a/${f.path}\n`)),
+        "--diff gives every file's diff",
+      );
       assert.deepEqual(tree(dir), before);
     });
 
@@ -88,10 +135,18 @@ for (const lang of ["ts", "python", "go"] as const) {
       const up = upgrade([], dir);
       assert.equal(up.status, 0, up.output);
       assert.match(up.stdout, new RegExp(`from runtime version 1 to ${RUNTIME_VERSION}`));
-      assert.match(up.stdout, /What changed in the runtime[\s\S]*Version 2[\s\S]*\*\*Action\.\*\*/, "prints the contract's changes");
+      assert.match(
+        up.stdout,
+        /What changed in the runtime[\s\S]*Version 2[\s\S]*\*\*Action\.\*\*/,
+        "prints the contract's changes",
+      );
       for (const file of readdirSync(join(REPO_ROOT, templateRuntime[lang]))) {
         if (file === "__pycache__") continue;
-        assert.deepEqual(readFileSync(join(dir, facts.runtime, file)), readFileSync(join(REPO_ROOT, templateRuntime[lang], file)), file);
+        assert.deepEqual(
+          readFileSync(join(dir, facts.runtime, file)),
+          readFileSync(join(REPO_ROOT, templateRuntime[lang], file)),
+          file,
+        );
       }
       const record = JSON.parse(readFileSync(join(dir, facts.runtime, "runtime.lock.json"), "utf8"));
       assert.equal(record.version, RUNTIME_VERSION);
@@ -101,9 +156,16 @@ for (const lang of ["ts", "python", "go"] as const) {
 
       if (lang === "ts") {
         const compiled = run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"], { cwd: dir });
-        assert.notEqual(compiled.status, 0, "version 1's fake host and context do not type-check against the current version (docs/runtime-changes.md)");
+        assert.notEqual(
+          compiled.status,
+          0,
+          "version 1's fake host and context do not type-check against the current version (docs/runtime-changes.md)",
+        );
         const errors = compiled.stdout.split("\n").filter((l) => / error TS/.test(l));
-        assert.ok(errors.length > 0 && errors.every((l) => l.startsWith("test/tools.test.ts(")), `only the tests' fakes, never the tools:\n${compiled.stdout}`);
+        assert.ok(
+          errors.length > 0 && errors.every((l) => l.startsWith("test/tools.test.ts(")),
+          `only the tests' fakes, never the tools:\n${compiled.stdout}`,
+        );
         migrateTsTests(dir);
       }
       for (const [command, args] of facts.tests) {
@@ -150,7 +212,14 @@ for (const lang of ["ts", "python", "go"] as const) {
 describe("executa upgrade: what it refuses to work on", () => {
   test("a new project is up to date; a folder with no vendored runtime, a broken or newer record, are clear errors that write nothing", () => {
     const root = tempDir("upgrade-refusals");
-    const created = toolchain("create-executa", [join(root, "fresh"), "--lang", "go", "--yes", "--no-git", "--no-install"]);
+    const created = toolchain("create-executa", [
+      join(root, "fresh"),
+      "--lang",
+      "go",
+      "--yes",
+      "--no-git",
+      "--no-install",
+    ]);
     assert.equal(created.status, 0, created.output);
     const fresh = upgrade(["--check"], join(root, "fresh"));
     assert.equal(fresh.status, 0, fresh.output);
@@ -163,13 +232,19 @@ describe("executa upgrade: what it refuses to work on", () => {
     const none = upgrade(["--json"], adopted);
     assert.equal(none.status, 2, none.output);
     assert.equal(json(none.stdout).status, "error");
-    assert.match(none.stderr, /no vendored Executa runtime \(no internal\/executa\/\): create-executa did not generate it/);
+    assert.match(
+      none.stderr,
+      /no vendored Executa runtime \(no internal\/executa\/\): create-executa did not generate it/,
+    );
 
     const record = join(root, "fresh", "internal", "executa", "runtime.lock.json");
     const cases: [string, RegExp][] = [
       ["{ not json", /runtime\.lock\.json is not JSON/],
       [JSON.stringify({ version: 1, files: { "../../main.go": "a".repeat(64) } }), /not a file of the runtime folder/],
-      [JSON.stringify({ version: RUNTIME_VERSION + 1, files: {} }), new RegExp(`runtime version ${RUNTIME_VERSION + 1}, newer than this create-executa's`)],
+      [
+        JSON.stringify({ version: RUNTIME_VERSION + 1, files: {} }),
+        new RegExp(`runtime version ${RUNTIME_VERSION + 1}, newer than this create-executa's`),
+      ],
     ];
     for (const [text, message] of cases) {
       writeFileSync(record, text);
@@ -185,9 +260,18 @@ describe("executa upgrade: what it refuses to work on", () => {
     mkdirSync(outside);
     writeFileSync(join(outside, "victim.txt"), "not the project's\n");
     symlinkSync(outside, join(root, "fresh", "internal", "executa", "sub"), "dir");
-    writeFileSync(record, JSON.stringify({ version: 1, files: { "sub/victim.txt": createHash("sha256").update("not the project's\n").digest("hex") } }));
+    writeFileSync(
+      record,
+      JSON.stringify({
+        version: 1,
+        files: { "sub/victim.txt": createHash("sha256").update("not the project's\n").digest("hex") },
+      }),
+    );
     const linked = upgrade([], join(root, "fresh"));
     assert.equal(linked.status, 0, linked.output);
-    assert.ok(exists(outside, "victim.txt"), "a file reached through a link out of the runtime folder is never removed");
+    assert.ok(
+      exists(outside, "victim.txt"),
+      "a file reached through a link out of the runtime folder is never removed",
+    );
   });
 });

@@ -8,7 +8,6 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", 
 export const PLUGINS = join(REPO_ROOT, "test", "broken-plugins");
 export const EXECUTA = join(REPO_ROOT, "bin", "executa.js");
 
-
 export function pluginLaunch(file: string): LaunchSpec {
   const path = join(PLUGINS, file);
   return file.endsWith(".py") ? { command: "python3", args: [path] } : { command: process.execPath, args: [path] };

@@ -20,7 +20,9 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A plugin that reports progress before and after its answer, answers big on request, and sends a 17 MiB reverse request. */
 const QUIRKS = join(dir, "quirks.mjs");
-writeFileSync(QUIRKS, `
+writeFileSync(
+  QUIRKS,
+  `
 import readline from "node:readline";
 const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
 const progress = (invoke_id, data, type) => send({ jsonrpc: "2.0", method: "executa/progress", params: { context: { invoke_id }, ...(type && { type }), data } });
@@ -41,7 +43,8 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     send({ jsonrpc: "2.0", id: 77, method: "host/uploadFile", params: { context: { invoke_id: inv }, mode: "inline", content_b64: "A".repeat(17 * 1024 * 1024) } });
   }
 });
-`);
+`,
+);
 const quirks: LaunchSpec = { command: process.execPath, args: [QUIRKS] };
 
 describe("the host simulator, as Anna's host", () => {
@@ -55,7 +58,13 @@ describe("the host simulator, as Anna's host", () => {
       assert.equal(search!.method, "web/search");
       assert.equal(search!.state, "answered");
       assert.equal(search!.error, undefined);
-      assert.deepEqual(r.progress!.map((p) => [p.type, (p.data as { step: number }).step, p.tool, p.problem]), [["progress", 1, "research", undefined], ["progress", 2, "research", undefined]]);
+      assert.deepEqual(
+        r.progress!.map((p) => [p.type, (p.data as { step: number }).step, p.tool, p.problem]),
+        [
+          ["progress", 1, "research", undefined],
+          ["progress", 2, "research", undefined],
+        ],
+      );
     } finally {
       await session.dispose();
     }
@@ -63,7 +72,15 @@ describe("the host simulator, as Anna's host", () => {
     try {
       await v1.initialize("1.1");
       assert.equal(v1.reverseAllowed, false);
-      const handled = await v1.mockHost.handle({ jsonrpc: "2.0", id: 1, method: "web/search", params: { query: "q" } }, { negotiatedV2: v1.reverseAllowed, protocolVersion: v1.protocolVersion!, hostCapabilities: undefined, activeInvokes: new Map() });
+      const handled = await v1.mockHost.handle(
+        { jsonrpc: "2.0", id: 1, method: "web/search", params: { query: "q" } },
+        {
+          negotiatedV2: v1.reverseAllowed,
+          protocolVersion: v1.protocolVersion!,
+          hostCapabilities: undefined,
+          activeInvokes: new Map(),
+        },
+      );
       assert.match((handled as { error: { message: string } }).error.message, /the initialize ended on "1\.1"/);
     } finally {
       await v1.dispose();
@@ -76,9 +93,15 @@ describe("the host simulator, as Anna's host", () => {
     try {
       const r = await session.invoke("late", {}, { timeoutMs: 10_000 });
       assert.equal(r.progress!.length, 2);
-      assert.match(r.progress![1]!.problem!, /type "percent" is neither "progress" nor "tool_update".*data "not an object" is not a JSON object/);
+      assert.match(
+        r.progress![1]!.problem!,
+        /type "percent" is neither "progress" nor "tool_update".*data "not an object" is not a JSON object/,
+      );
       for (let i = 0; i < 50 && session.progressCount < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-      assert.match(session.progress[2]!.problem!, /had already finished; the platform drops progress for a finished invoke/);
+      assert.match(
+        session.progress[2]!.problem!,
+        /had already finished; the platform drops progress for a finished invoke/,
+      );
       assert.deepEqual(seen, ["ok", "problem", "problem"]);
       assert.equal(session.alive, true);
     } finally {
@@ -91,16 +114,23 @@ describe("the host simulator, as Anna's host", () => {
     try {
       const fits = await session.invoke("big", { bytes: 3 * 1024 * 1024 }, { timeoutMs: 20_000 });
       assert.equal(fits.tooLarge, undefined);
-      assert.equal(((fits.frame.result as { data: { text: string } }).data.text).length, 3 * 1024 * 1024);
+      assert.equal((fits.frame.result as { data: { text: string } }).data.text.length, 3 * 1024 * 1024);
       const r = await session.invoke("big", { bytes: 5 * 1024 * 1024 }, { timeoutMs: 20_000 });
-      const result = r.frame.result as { success: boolean; error: string; data: { errorCode: string; result_size_bytes: number; max_payload_bytes: number } };
+      const result = r.frame.result as {
+        success: boolean;
+        error: string;
+        data: { errorCode: string; result_size_bytes: number; max_payload_bytes: number };
+      };
       assert.equal(result.success, false);
       assert.equal(result.data.errorCode, "RESULT_TOO_LARGE");
       assert.equal(result.data.max_payload_bytes, 4 * 1024 * 1024);
       assert.ok(result.data.result_size_bytes > 5 * 1024 * 1024);
       assert.match(result.error, /^result too large: .*return a file reference \(host\/uploadFile or APS files\)/);
       assert.equal(r.tooLarge!.bytes, result.data.result_size_bytes);
-      assert.deepEqual(session.invokeAnswerNotes.map((n) => [n.tool, n.tooLarge, n.byFile]), [["big", true, false]]);
+      assert.deepEqual(
+        session.invokeAnswerNotes.map((n) => [n.tool, n.tooLarge, n.byFile]),
+        [["big", true, false]],
+      );
     } finally {
       await session.dispose();
     }

@@ -37,8 +37,16 @@ process.on("SIGTERM", () => process.exit(0));
 `,
 );
 
-test("a child in its own session is ended with the plugin, and lifecycle.orphans fails", { skip: process.platform !== "linux" && "descendants are tracked through /proc (Linux)", timeout: 300_000 }, () => {
-  const r = spawnSync(process.execPath, [EXECUTA, "test", "--json", "--", "node", "plugin.js"], { cwd: dir, encoding: "utf8", env: { ...process.env, CI: "true" }, timeout: 280_000 });
+test("a child in its own session is ended with the plugin, and lifecycle.orphans fails", {
+  skip: process.platform !== "linux" && "descendants are tracked through /proc (Linux)",
+  timeout: 300_000,
+}, () => {
+  const r = spawnSync(process.execPath, [EXECUTA, "test", "--json", "--", "node", "plugin.js"], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true" },
+    timeout: 280_000,
+  });
   const report = JSON.parse(r.stdout) as { results: { id: string; status: string; message?: string }[] };
   const orphans = report.results.find((x) => x.id === "lifecycle.orphans");
   assert.equal(orphans?.status, "fail", JSON.stringify(orphans));

@@ -25,11 +25,22 @@ function temp(label: string): string {
 }
 
 function run(bin: string, cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8", env: { ...process.env, CI: "true", NO_COLOR: "1", ...env }, timeout: 300_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, shown: `exit ${r.status}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}` };
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true", NO_COLOR: "1", ...env },
+    timeout: 300_000,
+  });
+  return {
+    code: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    shown: `exit ${r.status}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`,
+  };
 }
 
-const realPython = () => spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
+const realPython = () =>
+  spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
 
 type Attack = "a script as .venv/bin/python" | "a .pth file in its .venv";
 const ATTACKS: Attack[] = ["a script as .venv/bin/python", "a .pth file in its .venv"];
@@ -43,7 +54,11 @@ function plantPython(dir: string, canary: string, attack: Attack): NodeJS.Proces
   const venv = join(dir, ".venv");
   const made = spawnSync(realPython(), ["-m", "venv", "--without-pip", venv], { encoding: "utf8" });
   assert.equal(made.status, 0, made.stderr);
-  const site = spawnSync(join(venv, "bin", "python"), ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], { encoding: "utf8" }).stdout.trim();
+  const site = spawnSync(
+    join(venv, "bin", "python"),
+    ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+    { encoding: "utf8" },
+  ).stdout.trim();
   writeFileSync(join(site, "zz-canary.pth"), `import os; open(${JSON.stringify(canary)}, "a").write("pth\\n")\n`);
   for (const name of attack === "a script as .venv/bin/python" ? ["python", "python3"] : []) {
     const script = join(venv, "bin", name);
@@ -53,20 +68,40 @@ function plantPython(dir: string, canary: string, attack: Attack): NodeJS.Proces
   }
   const pythonPath = join(dir, "pythonpath");
   mkdirSync(pythonPath);
-  writeFileSync(join(pythonPath, "sitecustomize.py"), `open(${JSON.stringify(canary)}, "a").write("sitecustomize\\n")\n`);
+  writeFileSync(
+    join(pythonPath, "sitecustomize.py"),
+    `open(${JSON.stringify(canary)}, "a").write("sitecustomize\\n")\n`,
+  );
   // The venv activated: its bin first on PATH, and the project's PYTHONPATH.
-  return { PATH: `${join(venv, "bin")}${delimiter}${process.env.PATH}`, VIRTUAL_ENV: venv, PYTHONPATH: pythonPath, PYTHONSTARTUP: join(pythonPath, "sitecustomize.py") };
+  return {
+    PATH: `${join(venv, "bin")}${delimiter}${process.env.PATH}`,
+    VIRTUAL_ENV: venv,
+    PYTHONPATH: pythonPath,
+    PYTHONSTARTUP: join(pythonPath, "sitecustomize.py"),
+  };
 }
 
 function assertNoCanary(canary: string, what: string): void {
-  assert.ok(!existsSync(canary), `${what} ran the project's code: ${existsSync(canary) ? spawnSync("cat", [canary], { encoding: "utf8" }).stdout : ""}`);
+  assert.ok(
+    !existsSync(canary),
+    `${what} ran the project's code: ${existsSync(canary) ? spawnSync("cat", [canary], { encoding: "utf8" }).stdout : ""}`,
+  );
 }
 
 describe("a cloned Python project", requires("python3"), () => {
   for (const attack of ATTACKS) {
     test(`with ${attack}: manifest --check and add tool run none of it, nor PYTHONPATH`, { timeout: 300_000 }, () => {
       const dir = join(temp("py"), "cloned-plugin");
-      const created = run(CREATE, tmpdir(), [dir, "--lang", "python", "--template", "minimal", "--no-install", "--no-git", "--yes"]);
+      const created = run(CREATE, tmpdir(), [
+        dir,
+        "--lang",
+        "python",
+        "--template",
+        "minimal",
+        "--no-install",
+        "--no-git",
+        "--yes",
+      ]);
       assert.equal(created.code, 0, created.shown);
       const canary = join(temp("canary"), "ran.txt");
       const env = plantPython(dir, canary, attack);
@@ -75,7 +110,12 @@ describe("a cloned Python project", requires("python3"), () => {
       assert.equal(check.code, 0, check.shown);
       assertNoCanary(canary, "executa manifest --check");
 
-      const add = run(EXECUTA, dir, ["add", "tool", "shout", "--description", "Shout the text.", "--param", "text:string"], env);
+      const add = run(
+        EXECUTA,
+        dir,
+        ["add", "tool", "shout", "--description", "Shout the text.", "--param", "text:string"],
+        env,
+      );
       assert.equal(add.code, 0, add.shown);
       assertNoCanary(canary, "executa add tool");
       assert.equal(run(EXECUTA, dir, ["manifest", "--check"], env).code, 0);
@@ -97,14 +137,28 @@ describe("a cloned Python project", requires("python3"), () => {
 });
 
 describe("a cloned Go project", requires("go"), () => {
-  test("manifest --check builds the helper with our Go only: no go of the project's on PATH, no toolchain switch, no GOFLAGS", { timeout: 300_000 }, () => {
+  test("manifest --check builds the helper with our Go only: no go of the project's on PATH, no toolchain switch, no GOFLAGS", {
+    timeout: 300_000,
+  }, () => {
     const dir = join(temp("go"), "cloned-go");
-    const created = run(CREATE, tmpdir(), [dir, "--lang", "go", "--template", "minimal", "--no-install", "--no-git", "--yes"]);
+    const created = run(CREATE, tmpdir(), [
+      dir,
+      "--lang",
+      "go",
+      "--template",
+      "minimal",
+      "--no-install",
+      "--no-git",
+      "--yes",
+    ]);
     assert.equal(created.code, 0, created.shown);
     const canary = join(temp("canary"), "ran.txt");
     // A go.mod that asks for a Go that does not exist, a `go` of the project's own first on PATH
     // (as direnv would put it), and an environment naming another toolchain and flags.
-    writeFileSync(join(dir, "go.mod"), `${spawnSync("cat", [join(dir, "go.mod")], { encoding: "utf8" }).stdout}\ntoolchain go1.99.1\n`);
+    writeFileSync(
+      join(dir, "go.mod"),
+      `${spawnSync("cat", [join(dir, "go.mod")], { encoding: "utf8" }).stdout}\ntoolchain go1.99.1\n`,
+    );
     mkdirSync(join(dir, "bin"));
     writeFileSync(join(dir, "bin", "go"), `#!/bin/sh\necho project-go >> '${canary}'\nexit 1\n`);
     chmodSync(join(dir, "bin", "go"), 0o755);

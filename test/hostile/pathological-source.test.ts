@@ -31,9 +31,20 @@ interface Timed {
 
 function manifest(dir: string, ...args: string[]): Timed {
   const started = performance.now();
-  const r = spawnSync(process.execPath, [EXECUTA, "manifest", ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 200_000 });
+  const r = spawnSync(process.execPath, [EXECUTA, "manifest", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: 200_000,
+  });
   const ms = performance.now() - started;
-  return { code: r.status, ms, stdout: r.stdout, stderr: r.stderr, shown: `exit ${r.status} after ${Math.round(ms)} ms\n--- stderr\n${r.stderr.slice(0, 2000)}` };
+  return {
+    code: r.status,
+    ms,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    shown: `exit ${r.status} after ${Math.round(ms)} ms\n--- stderr\n${r.stderr.slice(0, 2000)}`,
+  };
 }
 
 function assertBounded(r: Timed, what: string): void {
@@ -44,7 +55,11 @@ function assertBounded(r: Timed, what: string): void {
 function scaffold(lang: "python" | "go", label: string): string {
   const dir = join(mkdtempSync(join(tmpdir(), `executa-pathological-${label}-`)), "fuzzed");
   made.push(join(dir, ".."));
-  const r = spawnSync(process.execPath, [CREATE, dir, "--lang", lang, "--template", "minimal", "--no-install", "--no-git", "--yes"], { encoding: "utf8", env: { ...process.env, CI: "true" } });
+  const r = spawnSync(
+    process.execPath,
+    [CREATE, dir, "--lang", lang, "--template", "minimal", "--no-install", "--no-git", "--yes"],
+    { encoding: "utf8", env: { ...process.env, CI: "true" } },
+  );
   assert.equal(r.status, 0, r.stderr);
   return dir;
 }
@@ -82,8 +97,15 @@ export function echo(args: {
     const r = manifest(dir, "--json");
     assertBounded(r, "a deep TS literal");
     assert.equal(r.code, 2, r.shown);
-    const error = (JSON.parse(r.stdout) as { diagnostics: { severity: string; file?: string; line?: number; column?: number; message: string }[] }).diagnostics.find((d) => d.severity === "error")!;
-    assert.deepEqual([error.file, error.line, error.column], ["src/deep.ts", 1, "export const deep = ".length + 5 * 999 + 1]);
+    const error = (
+      JSON.parse(r.stdout) as {
+        diagnostics: { severity: string; file?: string; line?: number; column?: number; message: string }[];
+      }
+    ).diagnostics.find((d) => d.severity === "error")!;
+    assert.deepEqual(
+      [error.file, error.line, error.column],
+      ["src/deep.ts", 1, "export const deep = ".length + 5 * 999 + 1],
+    );
     assert.match(error.message, /nests 1000 levels deep here, deeper than the TypeScript compiler can read/);
     const human = manifest(dir);
     assert.match(human.stderr, /^src\/deep\.ts:1:\d+: error: the code nests 1000 levels deep/m);
@@ -94,7 +116,9 @@ describe("Python", requires("python3"), () => {
   test("a docstring with a long line of spaces after a section name and in a parameter line: the manifest, within the bound", () => {
     const dir = scaffold("python", "py");
     const spaces = " ".repeat(LONG);
-    writeFileSync(join(dir, "fuzzed", "tools.py"), `from .executa import tool
+    writeFileSync(
+      join(dir, "fuzzed", "tools.py"),
+      `from .executa import tool
 
 
 @tool
@@ -110,11 +134,14 @@ def shout(text: str) -> str:
         text ${spaces}: What to shout.
     """
     return text.upper()
-`);
+`,
+    );
     const r = manifest(dir);
     assertBounded(r, "a Python docstring of long lines");
     assert.equal(r.code, 0, r.shown);
-    const tool = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).tools.find((t: { name: string }) => t.name === "shout");
+    const tool = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).tools.find(
+      (t: { name: string }) => t.name === "shout",
+    );
     assert.equal(tool.parameters[0].description, "What to shout.");
   });
 
@@ -134,7 +161,10 @@ describe("Go", requires("go"), () => {
     // The module line, then a long run of blank lines and no `go` line to find.
     const module = /^module (\S+)/m.exec(readFileSync(join(dir, "go.mod"), "utf8"))![1];
     writeFileSync(join(dir, "go.mod"), `module ${module}\n${"\n".repeat(LONG)}// x`);
-    writeFileSync(join(dir, "fuzz.go"), `package main\n\n// ${" ".repeat(LONG)}x\nvar long = ${JSON.stringify("a".repeat(LONG))}\n\nvar deep = ${"(".repeat(1000)}1${")".repeat(1000)}\n`);
+    writeFileSync(
+      join(dir, "fuzz.go"),
+      `package main\n\n// ${" ".repeat(LONG)}x\nvar long = ${JSON.stringify("a".repeat(LONG))}\n\nvar deep = ${"(".repeat(1000)}1${")".repeat(1000)}\n`,
+    );
     const r = manifest(dir);
     assertBounded(r, "a Go project of long lines");
     assert.equal(r.code, 0, r.shown);

@@ -41,12 +41,21 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
 );
 
 function executa(args: string[]) {
-  const r = spawnSync(process.execPath, [EXECUTA, ...args, "--", "node", "plugin.js"], { cwd: dir, encoding: "utf8", env: { ...process.env, CI: "true", NO_COLOR: "1" }, timeout: 240_000 });
+  const r = spawnSync(process.execPath, [EXECUTA, ...args, "--", "node", "plugin.js"], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true", NO_COLOR: "1" },
+    timeout: 240_000,
+  });
   return { code: r.status, out: r.stdout + r.stderr };
 }
 
 function assertNoRawControl(out: string, what: string) {
-  assert.doesNotMatch(out, /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/, `${what} wrote a raw control character:\n${JSON.stringify(out).slice(0, 2000)}`);
+  assert.doesNotMatch(
+    out,
+    /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/,
+    `${what} wrote a raw control character:\n${JSON.stringify(out).slice(0, 2000)}`,
+  );
 }
 
 test("printable shows control characters and bidi overrides, keeps newlines and tabs", () => {
@@ -61,7 +70,9 @@ test("executa test: the human report carries the plugin's text escaped, never ra
   assert.match(r.out, /\\u001b\]0;pwned\\u0007/);
 });
 
-test("executa dev: one-shots and their logs carry the plugin's text escaped; a plugin that exits mid-invoke is one clear error", { timeout: 120_000 }, () => {
+test("executa dev: one-shots and their logs carry the plugin's text escaped; a plugin that exits mid-invoke is one clear error", {
+  timeout: 120_000,
+}, () => {
   const describe = executa(["dev", "--describe"]);
   assert.equal(describe.code, 0, describe.out);
   assertNoRawControl(describe.out, "executa dev --describe");

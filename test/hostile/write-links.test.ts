@@ -6,7 +6,18 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -43,11 +54,23 @@ function outside(): { dir: string; canary: string; untouched(): void } {
 }
 
 function run(bin: string, cwd: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8", env: { ...process.env, CI: "true", NO_COLOR: "1" }, timeout: 300_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, shown: `exit ${r.status}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}` };
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true", NO_COLOR: "1" },
+    timeout: 300_000,
+  });
+  return {
+    code: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    shown: `exit ${r.status}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`,
+  };
 }
 
-const PID_MAX = existsSync("/proc/sys/kernel/pid_max") ? Number(readFileSync("/proc/sys/kernel/pid_max", "utf8")) : 99_999;
+const PID_MAX = existsSync("/proc/sys/kernel/pid_max")
+  ? Number(readFileSync("/proc/sys/kernel/pid_max", "utf8"))
+  : 99_999;
 
 /** `<file>.<n>.tmp` for every process id n, each a link to the canary outside: whatever process writes through its pid's name writes there. */
 function tempNameFarm(dir: string, file: string, canary: string): void {
@@ -57,7 +80,19 @@ function tempNameFarm(dir: string, file: string, canary: string): void {
 /** A scaffolded TypeScript project (minimal template, nothing installed), in a fresh folder. */
 function scaffoldTs(label: string, name = "linked-plugin"): string {
   const dir = join(temp(label), name);
-  const r = run(CREATE, tmpdir(), dir, "--lang", "ts", "--template", "minimal", "--no-install", "--no-git", "--yes", "--json");
+  const r = run(
+    CREATE,
+    tmpdir(),
+    dir,
+    "--lang",
+    "ts",
+    "--template",
+    "minimal",
+    "--no-install",
+    "--no-git",
+    "--yes",
+    "--json",
+  );
   assert.equal(r.code, 0, r.shown);
   return dir;
 }
@@ -73,7 +108,9 @@ export function echo(args: {
 `;
 
 describe("executa manifest", () => {
-  test("a link farm of every <file>.<pid>.tmp leads nowhere: the outputs are written in the project as regular files", { timeout: 300_000 }, () => {
+  test("a link farm of every <file>.<pid>.tmp leads nowhere: the outputs are written in the project as regular files", {
+    timeout: 300_000,
+  }, () => {
     const out = outside();
     const dir = tsProject({ "src/tools.ts": TOOLS });
     made.push(dir);
@@ -86,7 +123,11 @@ describe("executa manifest", () => {
       assert.ok(lstatSync(join(dir, file)).isFile(), `${file} is a regular file`);
     }
     assert.equal(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).tools[0].name, "echo");
-    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(".manifest.json")), [], "no temporary file is left");
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.startsWith(".manifest.json")),
+      [],
+      "no temporary file is left",
+    );
   });
 
   test("manifest.json as a link out of the project is refused, naming the link; a link inside is replaced by the file", () => {
@@ -96,7 +137,10 @@ describe("executa manifest", () => {
     symlinkSync(out.canary, join(dir, "manifest.json"));
     const r = run(EXECUTA, dir, "manifest");
     assert.equal(r.code, 2, r.shown);
-    assert.match(r.stderr, new RegExp(`manifest\\.json in .* is a link to ${out.canary.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    assert.match(
+      r.stderr,
+      new RegExp(`manifest\\.json in .* is a link to ${out.canary.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+    );
     out.untouched();
     assert.ok(lstatSync(join(dir, "manifest.json")).isSymbolicLink(), "the refused link is left as it was");
 
@@ -132,9 +176,24 @@ describe("create-executa --force", () => {
       const dir = join(temp(`create-${name.replace(".", "")}`), "linked-plugin");
       mkdirSync(dir);
       symlinkSync(out.dir, join(dir, name));
-      const r = run(CREATE, tmpdir(), dir, "--lang", "ts", "--template", "minimal", "--no-install", "--no-git", "--yes", "--force");
+      const r = run(
+        CREATE,
+        tmpdir(),
+        dir,
+        "--lang",
+        "ts",
+        "--template",
+        "minimal",
+        "--no-install",
+        "--no-git",
+        "--yes",
+        "--force",
+      );
       assert.equal(r.code, 2, r.shown);
-      assert.match(r.stderr, new RegExp(`${name.replace(".", "\\.")} in .* is a link to ${out.dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+      assert.match(
+        r.stderr,
+        new RegExp(`${name.replace(".", "\\.")} in .* is a link to ${out.dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+      );
       out.untouched();
       assert.deepEqual(readdirSync(dir), [name], "the folder holds only the link it had");
     });
@@ -173,7 +232,9 @@ describe("executa add tool", () => {
 });
 
 describe("executa upgrade", () => {
-  test("a link farm of runtime.lock.json.<pid>.tmp leads nowhere: the record is written in the runtime folder", { timeout: 300_000 }, () => {
+  test("a link farm of runtime.lock.json.<pid>.tmp leads nowhere: the record is written in the runtime folder", {
+    timeout: 300_000,
+  }, () => {
     const out = outside();
     const dir = join(temp("upgrade"), "v1-plugin");
     cpSync(join(PACKAGE_ROOT, "test", "fixtures", "runtime-v1", "ts"), dir, { recursive: true });

@@ -4,7 +4,16 @@
  * artifact started and spoken to.
  */
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { exec, which } from "../../src/common/exec.js";
@@ -42,7 +51,10 @@ export function goToolsFolder(dir: string): void {
   writeFileSync(join(dir, "go.mod"), "module example.com/gotools\n\ngo 1.21\n");
   cpSync(join(CORPUS, "go", "sampling-tool", "main.go"), join(dir, "sampling.go"));
   cpSync(join(CORPUS, "go", "github-token", "main.go"), join(dir, "github.go"));
-  writeFileSync(join(dir, "channel.go"), 'package main\n\n// Shared by every plugin of the folder.\nconst releaseChannel = "stable"\n');
+  writeFileSync(
+    join(dir, "channel.go"),
+    'package main\n\n// Shared by every plugin of the folder.\nconst releaseChannel = "stable"\n',
+  );
 }
 
 export interface CliRun {
@@ -55,12 +67,24 @@ export interface CliRun {
 
 /** `executa <args>` in `cwd`, as a user runs it (no terminal, CI set, no colour). */
 export async function executa(cwd: string, ...args: string[]): Promise<CliRun> {
-  const r = await exec(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, CI: "true", NO_COLOR: "1" }, timeoutMs: 10 * 60_000 });
-  return { code: r.code, stdout: r.stdout, stderr: r.stderr, shown: `executa ${args.join(" ")} (exit ${r.code})\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}` };
+  const r = await exec(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...process.env, CI: "true", NO_COLOR: "1" },
+    timeoutMs: 10 * 60_000,
+  });
+  return {
+    code: r.code,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    shown: `executa ${args.join(" ")} (exit ${r.code})\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`,
+  };
 }
 
 /** `executa <args> --json`: exit code and the one object it printed. */
-export async function executaJson<T = Record<string, unknown>>(cwd: string, ...args: string[]): Promise<{ code: number | null; out: T; shown: string }> {
+export async function executaJson<T = Record<string, unknown>>(
+  cwd: string,
+  ...args: string[]
+): Promise<{ code: number | null; out: T; shown: string }> {
   const dashes = args.indexOf("--");
   const withJson = dashes < 0 ? [...args, "--json"] : [...args.slice(0, dashes), "--json", ...args.slice(dashes)];
   const r = await executa(cwd, ...withJson);
@@ -100,7 +124,10 @@ export async function actionlint(): Promise<string | undefined> {
 export async function assertActionlintClean(dir: string, skip: (reason: string) => void): Promise<void> {
   const linter = await actionlint();
   if (!linter) {
-    if (process.env.CI) throw new Error("actionlint is not installed: .ci/run installs it with `go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12`");
+    if (process.env.CI)
+      throw new Error(
+        "actionlint is not installed: .ci/run installs it with `go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12`",
+      );
     return skip("actionlint is not installed");
   }
   const r = await exec(linter, ["-no-color", join(".github", "workflows", "ci.yml")], { cwd: dir });
@@ -111,13 +138,21 @@ export async function assertActionlintClean(dir: string, skip: (reason: string) 
  * Starts the built artifact, negotiates the protocol, asks describe and invokes one tool behind
  * the mock host; returns both answers.
  */
-export async function runArtifact(path: string, tool: string, args: Record<string, unknown>, credentials?: Record<string, string>): Promise<{ describe: unknown; invoke: unknown }> {
+export async function runArtifact(
+  path: string,
+  tool: string,
+  args: Record<string, unknown>,
+  credentials?: Record<string, string>,
+): Promise<{ describe: unknown; invoke: unknown }> {
   const session = new Session({ command: path, args: [], cwd: tmpdir() });
   try {
     await session.initialize();
     const describe = await session.describe();
     const invoke = await session.invoke(tool, args, { timeoutMs: 20_000, ...(credentials && { credentials }) });
-    return { describe: "result" in describe.frame ? describe.frame.result : describe.frame, invoke: "result" in invoke.frame ? invoke.frame.result : invoke.frame };
+    return {
+      describe: "result" in describe.frame ? describe.frame.result : describe.frame,
+      invoke: "result" in invoke.frame ? invoke.frame.result : invoke.frame,
+    };
   } finally {
     await session.dispose();
   }
@@ -134,14 +169,23 @@ interface BuildJson {
  * project records it) and build all succeed without a hand edit, and the built artifact serves
  * manifest.json and runs `tool`. Returns the build report.
  */
-export async function assertToolchainWorks(dir: string, tool: string, args: Record<string, unknown>, credentials?: Record<string, string>): Promise<BuildJson> {
+export async function assertToolchainWorks(
+  dir: string,
+  tool: string,
+  args: Record<string, unknown>,
+  credentials?: Record<string, string>,
+): Promise<BuildJson> {
   const manifest = readJson(join(dir, "manifest.json"));
   const test = await executaJson<{ status: string; results: Array<{ id: string; status: string }> }>(dir, "test");
   assert.equal(test.code, 0, test.shown);
   assert.equal(test.out.status, "ok");
   const dev = await executaJson<{ answer: Record<string, unknown> }>(dir, "dev", "--describe");
   assert.equal(dev.code, 0, dev.shown);
-  assert.deepEqual({ name: manifest.name, ...dev.out.answer }, manifest, "dev --describe serves what manifest.json holds");
+  assert.deepEqual(
+    { name: manifest.name, ...dev.out.answer },
+    manifest,
+    "dev --describe serves what manifest.json holds",
+  );
   for (const check of [["--check", "--from-plugin"], ["--check"]]) {
     const r = await executaJson<{ check: string }>(dir, "manifest", ...check);
     assert.equal(r.code, 0, r.shown);
@@ -152,7 +196,8 @@ export async function assertToolchainWorks(dir: string, tool: string, args: Reco
   assert.equal(build.out.targets.length, 1);
   const [target] = build.out.targets;
   assert.equal(target!.verify.status, "passed", JSON.stringify(target!.verify));
-  for (const file of ["SHA256SUMS", "sbom.cdx.json", "build.json"]) assert.ok(existsSync(join(dir, "dist", file)), file);
+  for (const file of ["SHA256SUMS", "sbom.cdx.json", "build.json"])
+    assert.ok(existsSync(join(dir, "dist", file)), file);
   const ran = await runArtifact(join(dir, "dist", target!.file), tool, args, credentials);
   assert.deepEqual({ name: manifest.name, ...(ran.describe as object) }, manifest, "the artifact serves manifest.json");
   assert.equal((ran.invoke as { success?: unknown }).success, true, JSON.stringify(ran.invoke));

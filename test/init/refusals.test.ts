@@ -41,14 +41,35 @@ async function assertRefused(dir: string, args: string[], code: number, message:
 
 test("nothing that starts a plugin: exit 2, and the hint gives both one-shot forms", async () => {
   const dir = folder("empty-ish", { "README.md": "# notes\n", "data.json": "{}\n" });
-  await assertRefused(dir, [], 2, /no plugin found in .*empty-ish/, /executa init --entry <file>, or give the command: executa init -- <command> \[args\]/);
+  await assertRefused(
+    dir,
+    [],
+    2,
+    /no plugin found in .*empty-ish/,
+    /executa init --entry <file>, or give the command: executa init -- <command> \[args\]/,
+  );
 });
 
 test("two scripts and no terminal: exit 2 listing both, with the --entry command for each", async () => {
-  const dir = adoptable("two-scripts", { "notes.mjs": "node/notes-storage.mjs", "rates.mjs": "node/currency-converter.mjs" });
+  const dir = adoptable("two-scripts", {
+    "notes.mjs": "node/notes-storage.mjs",
+    "rates.mjs": "node/currency-converter.mjs",
+  });
   made.push(dir);
-  await assertRefused(dir, [], 2, /several ways to start the plugin in .*two-scripts, and no terminal to ask on:\n\s+notes\.mjs\s+node: a JavaScript file reading stdin\n\s+rates\.mjs/, /executa init --entry notes\.mjs \| executa init --entry rates\.mjs/);
-  const chosen = await executaJson<{ tool_id: string; entry: string }>(dir, "init", "--entry", "rates.mjs", "--dry-run");
+  await assertRefused(
+    dir,
+    [],
+    2,
+    /several ways to start the plugin in .*two-scripts, and no terminal to ask on:\n\s+notes\.mjs\s+node: a JavaScript file reading stdin\n\s+rates\.mjs/,
+    /executa init --entry notes\.mjs \| executa init --entry rates\.mjs/,
+  );
+  const chosen = await executaJson<{ tool_id: string; entry: string }>(
+    dir,
+    "init",
+    "--entry",
+    "rates.mjs",
+    "--dry-run",
+  );
   assert.equal(chosen.code, 0, chosen.shown);
   assert.equal(chosen.out.entry, "rates.mjs");
 });
@@ -57,7 +78,13 @@ test("a manifest.json or workflow with other content is never overwritten: exit 
   const dir = adoptable("notes", { "notes-storage.mjs": "node/notes-storage.mjs" });
   made.push(dir);
   writeFileSync(join(dir, "manifest.json"), '{"name": "notes-storage"}\n');
-  await assertRefused(dir, [], 2, /executa init never overwrites, and manifest\.json already exists in .* with other content; nothing was written/, /executa manifest --from-plugin -- .*notes-storage\.mjs` rewrites it in canonical form/);
+  await assertRefused(
+    dir,
+    [],
+    2,
+    /executa init never overwrites, and manifest\.json already exists in .* with other content; nothing was written/,
+    /executa manifest --from-plugin -- .*notes-storage\.mjs` rewrites it in canonical form/,
+  );
   rmSync(join(dir, "manifest.json"));
   mkdirSync(join(dir, ".github", "workflows"), { recursive: true });
   writeFileSync(join(dir, ".github", "workflows", "ci.yml"), "name: mine\n");
@@ -68,8 +95,18 @@ test("an executa.json init did not write: refused before the plugin runs", async
   const dir = adoptable("project", { "plugin.mjs": "node/notes-storage.mjs" });
   made.push(dir);
   writeFileSync(join(dir, "executa.json"), '{"tool_id": "tool-acme-notes", "type": "node"}\n');
-  writeFileSync(join(dir, "plugin.mjs"), 'import { writeFileSync as mark } from "node:fs";\nmark("ran", "");\n' + readFileSync(join(dir, "plugin.mjs"), "utf8"));
-  await assertRefused(dir, [], 2, /already has an executa\.json, and executa init never overwrites/, /move executa\.json aside/);
+  writeFileSync(
+    join(dir, "plugin.mjs"),
+    'import { writeFileSync as mark } from "node:fs";\nmark("ran", "");\n' +
+      readFileSync(join(dir, "plugin.mjs"), "utf8"),
+  );
+  await assertRefused(
+    dir,
+    [],
+    2,
+    /already has an executa\.json, and executa init never overwrites/,
+    /move executa\.json aside/,
+  );
 });
 
 test("a describe that is not a valid manifest: exit 1, the problems listed, nothing written", async () => {
@@ -81,7 +118,12 @@ createInterface({ input: process.stdin }).on("line", (line) => {
 });
 `,
   });
-  await assertRefused(dir, [], 1, /the plugin's describe is not a valid manifest, so nothing was written:\n\s+.*tools\[0\]/);
+  await assertRefused(
+    dir,
+    [],
+    1,
+    /the plugin's describe is not a valid manifest, so nothing was written:\n\s+.*tools\[0\]/,
+  );
 });
 
 test("a plugin that never answers describe: exit 2 within the describe timeout", async () => {
@@ -95,18 +137,44 @@ test("bad flags: --entry outside the folder or missing, --entry with a command, 
   made.push(dir);
   await assertRefused(dir, ["--entry", "../elsewhere.js"], 2, /--entry \.\.\/elsewhere\.js is outside/);
   await assertRefused(dir, ["--entry", "missing.js"], 2, /--entry missing\.js: no such file/);
-  await assertRefused(dir, ["--entry", "notes.mjs", "--", "node", "notes.mjs"], 2, /--entry and a command after -- both say how the plugin starts/);
-  await assertRefused(dir, ["--tool-id", "Not Valid"], 2, /invalid --tool-id 'Not Valid'/, /--tool-id tool-acme-my-plugin/);
+  await assertRefused(
+    dir,
+    ["--entry", "notes.mjs", "--", "node", "notes.mjs"],
+    2,
+    /--entry and a command after -- both say how the plugin starts/,
+  );
+  await assertRefused(
+    dir,
+    ["--tool-id", "Not Valid"],
+    2,
+    /invalid --tool-id 'Not Valid'/,
+    /--tool-id tool-acme-my-plugin/,
+  );
 });
 
-test("-- <command>: the command is what executa.json records, project-relative, and its file becomes the entry", requires("python3"), async () => {
-  const dir = adoptable("cmd", { "plugin.py": "python/storage_notebook.py" });
-  made.push(dir);
-  const r = await executaJson<{ type: string; command: string[]; entry: string; tool_id: string }>(dir, "init", "--tool-id", "tool-acme-notebook", "--", "python3", join(dir, "plugin.py"));
-  assert.equal(r.code, 0, r.shown);
-  assert.deepEqual([r.out.type, r.out.command, r.out.entry, r.out.tool_id], ["python", ["python3", "plugin.py"], "plugin.py", "tool-acme-notebook"]);
-  assert.equal((await executa(dir, "manifest", "--check")).code, 0);
-});
+test(
+  "-- <command>: the command is what executa.json records, project-relative, and its file becomes the entry",
+  requires("python3"),
+  async () => {
+    const dir = adoptable("cmd", { "plugin.py": "python/storage_notebook.py" });
+    made.push(dir);
+    const r = await executaJson<{ type: string; command: string[]; entry: string; tool_id: string }>(
+      dir,
+      "init",
+      "--tool-id",
+      "tool-acme-notebook",
+      "--",
+      "python3",
+      join(dir, "plugin.py"),
+    );
+    assert.equal(r.code, 0, r.shown);
+    assert.deepEqual(
+      [r.out.type, r.out.command, r.out.entry, r.out.tool_id],
+      ["python", ["python3", "plugin.py"], "plugin.py", "tool-acme-notebook"],
+    );
+    assert.equal((await executa(dir, "manifest", "--check")).code, 0);
+  },
+);
 
 /** Runs `executa init` on a terminal (a pseudo-terminal by Python's pty module), pressing `keys` once the question shows. */
 const PTY_DRIVER = `
@@ -133,11 +201,26 @@ read(b"Next steps", 60)
 sys.stdout.write(out.decode("utf8", "replace"))
 `;
 
-test("on a terminal, several candidates become a question; the one chosen is adopted", requires("python3"), async () => {
-  const dir = adoptable("two-on-a-tty", { "notes.mjs": "node/notes-storage.mjs", "rates.mjs": "node/currency-converter.mjs" });
-  made.push(dir);
-  const r = await exec("python3", ["-c", PTY_DRIVER, process.execPath, join(PACKAGE_ROOT, "bin", "executa.js"), "init"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" }, timeoutMs: 120_000 });
-  assert.match(r.stdout, /Which file starts the plugin\?/, r.stdout + r.stderr);
-  assert.match(r.stdout, /Adopted currency-converter \(node, command node rates\.mjs; 2 tools\)/, r.stdout + r.stderr);
-  assert.equal(JSON.parse(readFileSync(join(dir, "executa.json"), "utf8")).entry, "rates.mjs");
-});
+test(
+  "on a terminal, several candidates become a question; the one chosen is adopted",
+  requires("python3"),
+  async () => {
+    const dir = adoptable("two-on-a-tty", {
+      "notes.mjs": "node/notes-storage.mjs",
+      "rates.mjs": "node/currency-converter.mjs",
+    });
+    made.push(dir);
+    const r = await exec(
+      "python3",
+      ["-c", PTY_DRIVER, process.execPath, join(PACKAGE_ROOT, "bin", "executa.js"), "init"],
+      { cwd: dir, env: { ...process.env, NO_COLOR: "1" }, timeoutMs: 120_000 },
+    );
+    assert.match(r.stdout, /Which file starts the plugin\?/, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /Adopted currency-converter \(node, command node rates\.mjs; 2 tools\)/,
+      r.stdout + r.stderr,
+    );
+    assert.equal(JSON.parse(readFileSync(join(dir, "executa.json"), "utf8")).entry, "rates.mjs");
+  },
+);

@@ -13,7 +13,9 @@ import { platformPython } from "../support/platform.js";
 export type HostHandler = (params: Record<string, unknown>) => unknown;
 
 /** What `session.call` answers: the dispatcher's result, or its error (code such as tool_failed, message, details). */
-export type CallOutcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: { code: string; message: string; details: unknown } };
+export type CallOutcome =
+  | { ok: true; result: Record<string, unknown> }
+  | { ok: false; error: { code: string; message: string; details: unknown } };
 
 export interface HostCall {
   method: string;
@@ -37,27 +39,40 @@ export class Bridge {
     child.stderr.setEncoding("utf8").on("data", (d: string) => (this.stderr = (this.stderr + d).slice(-8 * 1024)));
     createInterface({ input: child.stdout, crlfDelay: Infinity }).on("line", (line) => {
       if (!line.trim()) return;
-      const env = JSON.parse(line) as { id?: number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string } };
+      const env = JSON.parse(line) as {
+        id?: number;
+        method?: string;
+        params?: Record<string, unknown>;
+        result?: unknown;
+        error?: { code: number; message: string };
+      };
       if (env.method === "_ready") return markReady();
       if (env.method !== undefined) return void this.answerHost(env.id!, env.method, env.params ?? {});
       const waiter = this.pending.get(env.id!);
       this.pending.delete(env.id!);
-      if (env.error) waiter?.reject(new Error(`bridge answered [${env.error.code}] ${env.error.message}\n${this.log()}`));
+      if (env.error)
+        waiter?.reject(new Error(`bridge answered [${env.error.code}] ${env.error.message}\n${this.log()}`));
       else waiter?.resolve(env.result);
     });
     child.on("exit", (code, signal) => {
-      for (const { reject } of this.pending.values()) reject(new Error(`the bridge exited (${signal ?? code})\n${this.log()}`));
+      for (const { reject } of this.pending.values())
+        reject(new Error(`the bridge exited (${signal ?? code})\n${this.log()}`));
       this.pending.clear();
     });
   }
 
   /** Starts the bridge; the plugins it spawns inherit `env` (on top of this process's environment). */
   static async start(hostHandlers: Record<string, HostHandler>, env: NodeJS.ProcessEnv = {}): Promise<Bridge> {
-    const child = spawn(platformPython(), ["-m", "anna_app_runtime_local.bridge"], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(platformPython(), ["-m", "anna_app_runtime_local.bridge"], {
+      env: { ...process.env, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const bridge = new Bridge(child, hostHandlers);
     await Promise.race([
       bridge.ready,
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`the bridge did not say _ready in 30 s\n${bridge.log()}`)), 30_000).unref()),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`the bridge did not say _ready in 30 s\n${bridge.log()}`)), 30_000).unref(),
+      ),
     ]);
     return bridge;
   }
@@ -72,13 +87,17 @@ export class Bridge {
 
   /** Registers a plugin; `command` omitted is the bridge's own default, `uv run --project <dir> <tool_id>`. */
   async register(toolId: string, projectDir: string, command?: string[]): Promise<void> {
-    const r = (await this.request("executas.register", { executas: [{ tool_id: toolId, project_dir: projectDir, ...(command && { command }) }] })) as { registered: string[] };
+    const r = (await this.request("executas.register", {
+      executas: [{ tool_id: toolId, project_dir: projectDir, ...(command && { command }) }],
+    })) as { registered: string[] };
     if (!r.registered.includes(toolId)) throw new Error(`the bridge did not register ${toolId}: ${JSON.stringify(r)}`);
   }
 
   /** Creates an app session (a window) for `manifest`, the app's manifest; returns its session id. */
   async createSession(manifest: Record<string, unknown>): Promise<string> {
-    const r = (await this.request("session.create", { user_id: 1, manifest, app_slug: "interop" })) as { session_id: string };
+    const r = (await this.request("session.create", { user_id: 1, manifest, app_slug: "interop" })) as {
+      session_id: string;
+    };
     return r.session_id;
   }
 
@@ -106,7 +125,13 @@ export class Bridge {
     const handler = this.hostHandlers[method];
     let reply: Record<string, unknown>;
     if (!handler) {
-      reply = { error: { code: -32601, message: `the interop test scripts no answer for ${method}`, data: { errorCode: "not_scripted" } } };
+      reply = {
+        error: {
+          code: -32601,
+          message: `the interop test scripts no answer for ${method}`,
+          data: { errorCode: "not_scripted" },
+        },
+      };
     } else {
       try {
         reply = { result: await handler(params) };

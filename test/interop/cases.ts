@@ -19,7 +19,11 @@ export interface Invoke {
 
 const onlyHostCall = (calls: HostCall[], method: string): Record<string, unknown> => {
   const matching = calls.filter((c) => c.method === method);
-  assert.equal(matching.length, 1, `one ${method} request reached the host, got ${JSON.stringify(calls.map((c) => c.method))}`);
+  assert.equal(
+    matching.length,
+    1,
+    `one ${method} request reached the host, got ${JSON.stringify(calls.map((c) => c.method))}`,
+  );
   return matching[0]!.params;
 };
 
@@ -39,7 +43,11 @@ export const TEMPLATE_CASES: Record<string, Invoke[]> = {
     {
       tool: "sign_message",
       args: { message: "hello" },
-      check: (r) => assert.deepEqual(r, { algorithm: "HMAC-SHA256", signature: createHmac("sha256", SIGNING_SECRET).update("hello").digest("hex") }),
+      check: (r) =>
+        assert.deepEqual(r, {
+          algorithm: "HMAC-SHA256",
+          signature: createHmac("sha256", SIGNING_SECRET).update("hello").digest("hex"),
+        }),
     },
     {
       tool: "summarize",
@@ -57,7 +65,11 @@ export const TEMPLATE_CASES: Record<string, Invoke[]> = {
       check: (r, calls) => {
         assert.deepEqual(r, { ...SCRIPTED_TRIAGE, escalate: true });
         const asked = onlyHostCall(calls, "host.llm.complete");
-        assert.equal((asked.responseFormat as { type?: string } | undefined)?.type, "json_schema", "triage asks for structured output");
+        assert.equal(
+          (asked.responseFormat as { type?: string } | undefined)?.type,
+          "json_schema",
+          "triage asks for structured output",
+        );
       },
     },
     // tally twice: the second call reads what the first wrote in the harness's store (templates.test.ts also reads it from the app's side)

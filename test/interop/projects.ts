@@ -20,7 +20,10 @@ export interface Project {
 }
 
 export function executa(args: string[], cwd?: string) {
-  const r = run(process.execPath, [join(REPO_ROOT, "bin", "executa.js"), ...args], { ...(cwd && { cwd }), timeoutMs: 300_000 });
+  const r = run(process.execPath, [join(REPO_ROOT, "bin", "executa.js"), ...args], {
+    ...(cwd && { cwd }),
+    timeoutMs: 300_000,
+  });
   assert.equal(r.status, 0, r.output);
   return r;
 }
@@ -29,7 +32,18 @@ export function executa(args: string[], cwd?: string) {
 export function scaffold(lang: Language, template: string, prepare?: (project: Project) => void): Project {
   const name = `interop-${template}-${lang}`;
   const dir = join(tempDir(name), name);
-  const created = executa(["create", dir, "--lang", lang, "--template", template, "--yes", "--no-git", "--no-install", "--json"]);
+  const created = executa([
+    "create",
+    dir,
+    "--lang",
+    lang,
+    "--template",
+    template,
+    "--yes",
+    "--no-git",
+    "--no-install",
+    "--json",
+  ]);
   const project: Project = { lang, dir, toolId: JSON.parse(created.stdout).toolId, command: undefined };
   prepare?.(project);
   build(project);
@@ -40,7 +54,11 @@ function build(project: Project): void {
   const { lang, dir, toolId } = project;
   if (lang === "ts") {
     symlinkSync(join(REPO_ROOT, "node_modules"), join(dir, "node_modules"), "dir"); // typescript and @types/node, its devDependencies
-    const r = run(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: dir });
+    const r = run(
+      process.execPath,
+      [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"],
+      { cwd: dir },
+    );
     assert.equal(r.status, 0, r.output);
     project.command = [process.execPath, join(dir, "dist", "src", "main.js")];
   } else if (lang === "go") {
@@ -56,7 +74,18 @@ function build(project: Project): void {
  * body: a result of any size, for the result-limit cases.
  */
 export function addBlobTool(project: Project): void {
-  const added = executa(["add", "tool", "blob", project.dir, "--description", "Return a string of size x's.", "--param", "size:integer", "--yes", "--json"]);
+  const added = executa([
+    "add",
+    "tool",
+    "blob",
+    project.dir,
+    "--description",
+    "Return a string of size x's.",
+    "--param",
+    "size:integer",
+    "--yes",
+    "--json",
+  ]);
   const file = (JSON.parse(added.stdout) as { files: string[] }).files[0]!; // the tool's source, then its test
   const edits: Record<Language, [from: string, to: string][]> = {
     ts: [["return { size };", 'return { size, blob: "x".repeat(size) };']],
@@ -70,7 +99,10 @@ export function addBlobTool(project: Project): void {
   for (const [from, to] of edits[project.lang]) {
     const path = join(project.dir, file);
     const text = readFileSync(path, "utf8");
-    assert.ok(text.includes(from), `executa add tool wrote ${file} without ${JSON.stringify(from)}; update addBlobTool`);
+    assert.ok(
+      text.includes(from),
+      `executa add tool wrote ${file} without ${JSON.stringify(from)}; update addBlobTool`,
+    );
     writeFileSync(path, text.replace(from, to));
   }
 }

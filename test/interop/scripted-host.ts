@@ -39,7 +39,10 @@ const completion = (params: Record<string, unknown>) => {
     model: "scripted-model",
     stopReason: "endTurn",
     usage: { inputTokens: 10, outputTokens: 10, totalTokens: 20 },
-    _meta: { provider: "interop-test", ...(structured && { responseFormat: { structuredValid: true, downgraded: false } }) },
+    _meta: {
+      provider: "interop-test",
+      ...(structured && { responseFormat: { structuredValid: true, downgraded: false } }),
+    },
   };
 };
 
@@ -55,7 +58,12 @@ export const SCRIPTED_HOST: Record<string, HostHandler> = {
   "host.agent.session.run": (params) => ({
     run_id: "run_interop1",
     frames: [
-      { event: "run_meta", run_id: "run_interop1", app_session_uuid: params.app_session_uuid, warnings: [SCRIPTED_WARNING] },
+      {
+        event: "run_meta",
+        run_id: "run_interop1",
+        app_session_uuid: params.app_session_uuid,
+        warnings: [SCRIPTED_WARNING],
+      },
       { event: "token", text: SCRIPTED_ANSWER },
       { event: "final", text: SCRIPTED_ANSWER },
       { event: "complete" },

@@ -31,7 +31,9 @@ const PREDATES: [RegExp, string][] = [
 
 function hintFor(message: string): string {
   const fix = PREDATES.find(([pattern]) => pattern.test(message));
-  return fix ? `\n(this runtime predates issue 19's fix ${fix[1]}: expected to pass once that part of branch runtimes is merged)` : "";
+  return fix
+    ? `\n(this runtime predates issue 19's fix ${fix[1]}: expected to pass once that part of branch runtimes is merged)`
+    : "";
 }
 
 function failure(what: string, outcome: CallOutcome, bridge: Bridge): string {
@@ -75,27 +77,47 @@ for (const lang of LANGUAGES) {
       });
       after(() => bridge?.stop());
 
-      const invoke = async (tool: string, args: Record<string, unknown>): Promise<{ outcome: CallOutcome; hostCalls: HostCall[] }> => {
+      const invoke = async (
+        tool: string,
+        args: Record<string, unknown>,
+      ): Promise<{ outcome: CallOutcome; hostCalls: HostCall[] }> => {
         const from = bridge.hostCalls.length;
         const outcome = await bridge.call(session, "tools", "invoke", { tool_id: project.toolId, method: tool, args });
         return { outcome, hostCalls: bridge.hostCalls.slice(from) };
       };
 
       test("the tier invokes every tool the template declares", () => {
-        const declared = (JSON.parse(readFileSync(join(project.dir, "manifest.json"), "utf8")) as { tools: { name: string }[] }).tools.map((t) => t.name);
+        const declared = (
+          JSON.parse(readFileSync(join(project.dir, "manifest.json"), "utf8")) as { tools: { name: string }[] }
+        ).tools.map((t) => t.name);
         const covered = new Set([...cases.map((c) => c.tool), ...(template === "minimal" ? ["blob"] : [])]);
-        assert.deepEqual(declared.sort(), [...covered].sort(), `test/interop/cases.ts needs a case for each tool of the ${template} template`);
+        assert.deepEqual(
+          declared.sort(),
+          [...covered].sort(),
+          `test/interop/cases.ts needs a case for each tool of the ${template} template`,
+        );
       });
 
       test("passes anna-executa-test's spawn, describe_plugin and wire_format checks", () => {
-        const r = run(platformPython(), ["-m", "pytest", "-q", "-p", "no:cacheprovider", join(REPO_ROOT, "test", "interop", "executa_test_checks.py")], {
-          cwd: project.dir,
-          env: {
-            INTEROP_PROJECT_DIR: project.dir,
-            INTEROP_COMMAND: project.command ? JSON.stringify(project.command) : "", // Python: anna-executa-test's default, uv run --project
-            INTEROP_WIRE_CALLS: JSON.stringify(WIRE_CALLS[template] ?? []),
+        const r = run(
+          platformPython(),
+          [
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            join(REPO_ROOT, "test", "interop", "executa_test_checks.py"),
+          ],
+          {
+            cwd: project.dir,
+            env: {
+              INTEROP_PROJECT_DIR: project.dir,
+              INTEROP_COMMAND: project.command ? JSON.stringify(project.command) : "", // Python: anna-executa-test's default, uv run --project
+              INTEROP_WIRE_CALLS: JSON.stringify(WIRE_CALLS[template] ?? []),
+            },
           },
-        });
+        );
         assert.equal(r.status, 0, `${lang} ${template}: anna-executa-test's checks failed\n${r.output}`);
       });
 
@@ -111,14 +133,26 @@ for (const lang of LANGUAGES) {
         test("tally's counter is in the harness's own store, where the app's window reads it", async () => {
           const outcome = await bridge.call(session, "storage", "get", { key: TALLY_KEY });
           assert.ok(outcome.ok, failure(`${lang} storage.get ${TALLY_KEY}`, outcome, bridge));
-          assert.equal(outcome.result.value, TALLY_FINAL, `${lang}: the counter the tally cases above wrote (this fails when they do)`);
+          assert.equal(
+            outcome.result.value,
+            TALLY_FINAL,
+            `${lang}: the counter the tally cases above wrote (this fails when they do)`,
+          );
         });
 
         test("research run as a job (tools.invokeAsync) reports its progress to the job", async () => {
-          const created = await bridge.call(session, "tools", "invokeAsync", { tool_id: project.toolId, method: "research", args: { question: "What is the answer?" } });
+          const created = await bridge.call(session, "tools", "invokeAsync", {
+            tool_id: project.toolId,
+            method: "research",
+            args: { question: "What is the answer?" },
+          });
           assert.ok(created.ok, failure(`${lang} tools.invokeAsync research`, created, bridge));
           const job = await settled(bridge, session, created.result.jobId as string);
-          assert.equal(job.state, "succeeded", `${lang} research as a job ended ${job.state}: ${JSON.stringify(job.error)}${hintFor(JSON.stringify(job.error ?? ""))}\n${bridge.log()}`);
+          assert.equal(
+            job.state,
+            "succeeded",
+            `${lang} research as a job ended ${job.state}: ${JSON.stringify(job.error)}${hintFor(JSON.stringify(job.error ?? ""))}\n${bridge.log()}`,
+          );
           const reported = job.progress.filter((p) => p.type !== "tool_start"); // tool_start is the harness's own
           assert.ok(
             reported.some((p) => (p.type === "progress" || p.type === "tool_update") && typeof p.data === "object"),
@@ -142,7 +176,11 @@ for (const lang of LANGUAGES) {
           assert.ok(!outcome.ok, failure(`${lang} blob of 4.5 MiB should fail`, outcome, bridge));
           const hint = failure(`${lang} blob of 4.5 MiB`, outcome, bridge);
           assert.equal(outcome.error.code, "tool_failed", hint);
-          assert.match(outcome.error.message, /result too large: \d+ bytes is over the platform's 4 MiB result limit/, hint);
+          assert.match(
+            outcome.error.message,
+            /result too large: \d+ bytes is over the platform's 4 MiB result limit/,
+            hint,
+          );
           assert.match(outcome.error.message, /uploadFile/, hint);
         });
       }

@@ -11,7 +11,18 @@ import { tsProject } from "./helpers.js";
 const BIN = join(PACKAGE_ROOT, "bin", "executa.js");
 
 function run(dir: string, command: string, args: string[]) {
-  const r = spawnSync(command, args, { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" } });
+  const r = spawnSync(command, args, {
+    cwd: dir,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const executa = (dir: string, ...args: string[]) => run(dir, process.execPath, [BIN, "manifest", ...args]);
@@ -32,7 +43,14 @@ export function ${name}(args: {
 
 function release(dir: string, version: string, source: string): void {
   writeFileSync(join(dir, "src/tools.ts"), source);
-  writeFileSync(join(dir, "executa.json"), JSON.stringify({ tool_id: "tool-dev-fixture", type: "node", version, display_name: "Fixture", description: "A fixture plugin." }, null, 2));
+  writeFileSync(
+    join(dir, "executa.json"),
+    JSON.stringify(
+      { tool_id: "tool-dev-fixture", type: "node", version, display_name: "Fixture", description: "A fixture plugin." },
+      null,
+      2,
+    ),
+  );
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "fixture", version, type: "module" }));
   const written = executa(dir);
   assert.equal(written.code, 0, written.stderr);
@@ -57,15 +75,29 @@ test("--against with no ref: nothing to compare before the first v* tag; then th
   assert.equal(renamed.code, 1, renamed.stdout + renamed.stderr);
   assert.match(renamed.stdout, /Against v1\.1\.0 \(released 1\.1\.0, executa\.json 1\.2\.0\)/);
   assert.match(renamed.stdout, /breaking\s+tool 'add' renamed to 'sum'\s+\(needs 2\.0\.0\)/);
-  assert.match(renamed.stdout, /does not carry the major bump these changes need: set executa\.json's version to 2\.0\.0 or later/);
+  assert.match(
+    renamed.stdout,
+    /does not carry the major bump these changes need: set executa\.json's version to 2\.0\.0 or later/,
+  );
 
   const json = executa(dir, "--check", "--against", "v1.0.0", "--json");
   assert.equal(json.code, 1);
-  const body = JSON.parse(json.stdout) as { status: string; against: { against: string; ok: boolean; required_bump: string; changes: Array<{ class: string; kind: string; needs: string }> } };
+  const body = JSON.parse(json.stdout) as {
+    status: string;
+    against: {
+      against: string;
+      ok: boolean;
+      required_bump: string;
+      changes: Array<{ class: string; kind: string; needs: string }>;
+    };
+  };
   assert.equal(body.status, "failed");
   assert.equal(body.against.against, "v1.0.0");
   assert.equal(body.against.required_bump, "major");
-  assert.deepEqual(body.against.changes.map((c) => [c.class, c.kind, c.needs]), [["breaking", "tool-renamed", "2.0.0"]]);
+  assert.deepEqual(
+    body.against.changes.map((c) => [c.class, c.kind, c.needs]),
+    [["breaking", "tool-renamed", "2.0.0"]],
+  );
 
   release(dir, "2.0.0", tools("sum"));
   const bumped = executa(dir, "--check", "--against");

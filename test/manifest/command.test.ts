@@ -10,7 +10,11 @@ import { tsProject, writeProject, executaJson } from "./helpers.js";
 const BIN = join(PACKAGE_ROOT, "bin", "executa.js");
 
 function executa(dir: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, "manifest", ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [BIN, "manifest", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -37,10 +41,16 @@ test("write, then --check: in sync (0), drift (1), missing (1), non-canonical (1
 
   assert.equal(executa(dir, "--check").code, 0);
 
-  writeFileSync(join(dir, "src/tools.ts"), TOOLS.replace("b?: Integer", "b: number").replace("The first.", "The first number."));
+  writeFileSync(
+    join(dir, "src/tools.ts"),
+    TOOLS.replace("b?: Integer", "b: number").replace("The first.", "The first number."),
+  );
   const drift = executa(dir, "--check");
   assert.equal(drift.code, 1);
-  assert.match(drift.stdout, /manifest\.json and src\/executa\.bindings\.ts is out of date|manifest\.json is out of date/);
+  assert.match(
+    drift.stdout,
+    /manifest\.json and src\/executa\.bindings\.ts is out of date|manifest\.json is out of date/,
+  );
   assert.match(drift.stdout, /tool 'add': parameter 'a': description "The first\." -> "The first number\."/);
   assert.match(drift.stdout, /tool 'add': parameter 'b': type "integer" -> "number"/);
   assert.match(drift.stdout, /tool 'add': parameter 'b': required false -> true/);
@@ -49,10 +59,18 @@ test("write, then --check: in sync (0), drift (1), missing (1), non-canonical (1
   assert.match(drift.stdout, /To fix it, run: executa manifest\n$/);
   assert.equal(readFileSync(join(dir, "manifest.json"), "utf8"), manifest, "--check writes nothing");
 
-  const json = JSON.parse(executa(dir, "--check", "--json").stdout) as { status: string; check: string; changes: { kind: string }[]; diagnostics: unknown[] };
+  const json = JSON.parse(executa(dir, "--check", "--json").stdout) as {
+    status: string;
+    check: string;
+    changes: { kind: string }[];
+    diagnostics: unknown[];
+  };
   assert.equal(json.status, "failed");
   assert.equal(json.check, "drift");
-  assert.deepEqual(json.changes.map((c) => c.kind), ["description-changed", "type-changed", "required-changed"]);
+  assert.deepEqual(
+    json.changes.map((c) => c.kind),
+    ["description-changed", "type-changed", "required-changed"],
+  );
   assert.deepEqual(json.diagnostics, []);
 
   writeFileSync(join(dir, "src/tools.ts"), TOOLS);
@@ -69,7 +87,10 @@ test("write, then --check: in sync (0), drift (1), missing (1), non-canonical (1
   writeFileSync(join(dir, "src/tools.ts"), TOOLS.replace("a: Integer", "a: Date"));
   const broken = executa(dir, "--check");
   assert.equal(broken.code, 2);
-  assert.match(broken.stderr, /src\/tools\.ts:8:3: error: parameter 'a' of tool 'add': Date has no manifest type \(use string \(ISO-8601\) instead of Date\)/);
+  assert.match(
+    broken.stderr,
+    /src\/tools\.ts:8:3: error: parameter 'a' of tool 'add': Date has no manifest type \(use string \(ISO-8601\) instead of Date\)/,
+  );
   const brokenWrite = executa(dir);
   assert.equal(brokenWrite.code, 2);
   assert.match(brokenWrite.stderr, /manifest\.json was not written/);
@@ -88,7 +109,10 @@ test("a version mismatch between executa.json and package.json is an error; --sy
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "fixture", version: "1.1.0", type: "module" }));
   const r = executa(dir);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /executa\.json: error: executa\.json version 1\.0\.0 differs from package\.json version 1\.1\.0/);
+  assert.match(
+    r.stderr,
+    /executa\.json: error: executa\.json version 1\.0\.0 differs from package\.json version 1\.1\.0/,
+  );
   const synced = executa(dir, "--sync-version");
   assert.equal(synced.code, 0, synced.stderr);
   assert.equal(JSON.parse(readFileSync(join(dir, "executa.json"), "utf8")).version, "1.1.0");
@@ -99,7 +123,11 @@ test("--sync-version edits executa.json as JSON: the top-level version, never a 
   const dir = tsProject({ "src/tools.ts": TOOLS });
   const nested = {
     distribution: { profiles: { binary: { version: "0.0.9", type: "binary" } } },
-    tool_id: "tool-dev-fixture", type: "node", display_name: "Fixture", description: "A fixture plugin.", version: "1.0.0",
+    tool_id: "tool-dev-fixture",
+    type: "node",
+    display_name: "Fixture",
+    description: "A fixture plugin.",
+    version: "1.0.0",
   };
   writeFileSync(join(dir, "executa.json"), JSON.stringify(nested, null, 4) + "\n");
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "fixture", version: "1.2.0", type: "module" }));
@@ -112,18 +140,35 @@ test("--sync-version edits executa.json as JSON: the top-level version, never a 
 });
 
 test("--strict flags the placeholder descriptions add tool writes (TODO: describe ...), at their source", () => {
-  const dir = tsProject({ "src/tools.ts": TOOLS.replace("Add two numbers.", "TODO: describe what add does.").replace("The second.", "TODO: describe b.") });
+  const dir = tsProject({
+    "src/tools.ts": TOOLS.replace("Add two numbers.", "TODO: describe what add does.").replace(
+      "The second.",
+      "TODO: describe b.",
+    ),
+  });
   const loose = executa(dir);
   assert.equal(loose.code, 0, loose.stderr);
   assert.match(loose.stderr, /warning: the tool add still has a placeholder description/);
   const strict = executa(dir, "--strict", "--check");
   assert.equal(strict.code, 2);
-  assert.match(strict.stderr, /src\/tools\.ts:\d+:\d+: error: the tool add still has a placeholder description \("TODO: describe what add does\."\)/);
-  assert.match(strict.stderr, /src\/tools\.ts:\d+:\d+: error: the parameter b of add still has a placeholder description/);
+  assert.match(
+    strict.stderr,
+    /src\/tools\.ts:\d+:\d+: error: the tool add still has a placeholder description \("TODO: describe what add does\."\)/,
+  );
+  assert.match(
+    strict.stderr,
+    /src\/tools\.ts:\d+:\d+: error: the parameter b of add still has a placeholder description/,
+  );
 });
 
 test("--from-plugin: describe from any running plugin, validated, written and checked", () => {
-  const manifest = { name: "live", version: "2.0.0", description: "Live.", display_name: "Live", tools: [{ name: "ping", description: "Ping.", parameters: [] }] };
+  const manifest = {
+    name: "live",
+    version: "2.0.0",
+    description: "Live.",
+    display_name: "Live",
+    tools: [{ name: "ping", description: "Ping.", parameters: [] }],
+  };
   const dir = writeProject({
     "plugin.mjs": `import { createInterface } from "node:readline";
 console.error("plugin log line");
@@ -142,7 +187,11 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   assert.equal(executa(dir, "--from-plugin", "--check", "--", process.execPath, "plugin.mjs").code, 1);
   const none = executa(dir, "--from-plugin");
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /no plugin found in .*\n.*or pass the command after --/, "without --, the launch is detected from the folder, which names none here");
+  assert.match(
+    none.stderr,
+    /no plugin found in .*\n.*or pass the command after --/,
+    "without --, the launch is detected from the folder, which names none here",
+  );
   const silent = executa(dir, "--from-plugin", "--", process.execPath, "silent.mjs");
   assert.equal(silent.code, 2);
   assert.match(silent.stderr, /did not answer describe within 5 s/);

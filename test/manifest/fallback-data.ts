@@ -25,7 +25,12 @@ export function templateExists(lang: FallbackLanguage): boolean {
 }
 
 /** Scaffolds the template (no install, no git) and returns the project dir and its spec. */
-export async function scaffoldTemplate(lang: FallbackLanguage, name: string, goModule?: string, template: TemplateName = "examples") {
+export async function scaffoldTemplate(
+  lang: FallbackLanguage,
+  name: string,
+  goModule?: string,
+  template: TemplateName = "examples",
+) {
   const targetDir = join(mkdtempSync(join(tmpdir(), "executa-fallback-")), name);
   const spec = makeSpec({ lang, name, template, ...(goModule && { goModule }) });
   await scaffold({ targetDir, spec, install: false, git: false, quiet: true });
@@ -47,7 +52,8 @@ function templateFile(lang: FallbackLanguage, variant: TemplateName, base: strin
 /** Every template's entry, in the data file's order (languages, then variants). */
 export async function computeAll(): Promise<PrecomputedTemplate[]> {
   const entries: PrecomputedTemplate[] = [];
-  for (const lang of FALLBACK_LANGUAGES) if (templateExists(lang)) for (const variant of TEMPLATE_NAMES) entries.push(await computeEntry(lang, variant));
+  for (const lang of FALLBACK_LANGUAGES)
+    if (templateExists(lang)) for (const variant of TEMPLATE_NAMES) entries.push(await computeEntry(lang, variant));
   return entries;
 }
 
@@ -65,6 +71,15 @@ export async function computeEntry(lang: FallbackLanguage, variant: TemplateName
     return { path: base, template, sha256: sha256(readFileSync(join(TEMPLATES_DIR, lang, template))) };
   });
   let text = JSON.stringify(extraction).replaceAll(spec.goModule, GO_MODULE);
-  if (lang === "python") text = text.replaceAll(`"${spec.pyModule}`, `"${TEMPLATE_PY_MODULE}`).replaceAll(`${spec.pyModule}/`, `${TEMPLATE_PY_MODULE}/`);
-  return { language: lang, template: lang, variant, files, extraction: JSON.parse(text) as PrecomputedTemplate["extraction"] };
+  if (lang === "python")
+    text = text
+      .replaceAll(`"${spec.pyModule}`, `"${TEMPLATE_PY_MODULE}`)
+      .replaceAll(`${spec.pyModule}/`, `${TEMPLATE_PY_MODULE}/`);
+  return {
+    language: lang,
+    template: lang,
+    variant,
+    files,
+    extraction: JSON.parse(text) as PrecomputedTemplate["extraction"],
+  };
 }

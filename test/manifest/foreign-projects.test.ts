@@ -17,7 +17,11 @@ import { requires } from "../support/requires.js";
 const BIN = join(PACKAGE_ROOT, "bin", "executa.js");
 
 function manifest(dir: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, "manifest", ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [BIN, "manifest", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -29,16 +33,23 @@ function assertLocated(dir: string, where: RegExp) {
   assert.doesNotMatch(r.stderr, /TypeError|unexpected failure|Traceback|this is a bug/);
   const json = manifest(dir, "--json");
   assert.equal(json.code, 2);
-  const out = JSON.parse(json.stdout) as { status: string; diagnostics: { severity: string; file?: string; line?: number }[] };
+  const out = JSON.parse(json.stdout) as {
+    status: string;
+    diagnostics: { severity: string; file?: string; line?: number }[];
+  };
   assert.equal(out.status, "error");
-  assert.ok(out.diagnostics.some((d) => d.severity === "error" && d.file && d.line), json.stdout);
+  assert.ok(
+    out.diagnostics.some((d) => d.severity === "error" && d.file && d.line),
+    json.stdout,
+  );
   assert.equal(existsSync(join(dir, "manifest.json")), false);
 }
 
 const py = (files: Record<string, string>) =>
   writeProject({
     "executa.json": executaJson("python"),
-    "pyproject.toml": '[project]\nname = "weather"\nversion = "1.0.0"\n[project.scripts]\nweather = "weather.main:main"\n',
+    "pyproject.toml":
+      '[project]\nname = "weather"\nversion = "1.0.0"\n[project.scripts]\nweather = "weather.main:main"\n',
     "weather/__init__.py": "",
     ...files,
   });
@@ -46,11 +57,16 @@ const py = (files: Record<string, string>) =>
 describe("Python projects we did not generate", requires("python3"), () => {
   it("no @tool anywhere: a located error that says what to add", () => {
     const dir = py({ "weather/main.py": "def forecast(city: str) -> str:\n    return city\n" });
-    assertLocated(dir, /^weather\/__init__\.py:1:1: error: no function is decorated with @tool \(read: weather\/__init__\.py, weather\/main\.py\)/);
+    assertLocated(
+      dir,
+      /^weather\/__init__\.py:1:1: error: no function is decorated with @tool \(read: weather\/__init__\.py, weather\/main\.py\)/,
+    );
   });
 
   it("a syntax error is reported where it is", () => {
-    const dir = py({ "weather/main.py": "from .executa import tool\n\n@tool\ndef forecast(city: str) -> str:\n    return city +\n" });
+    const dir = py({
+      "weather/main.py": "from .executa import tool\n\n@tool\ndef forecast(city: str) -> str:\n    return city +\n",
+    });
     assertLocated(dir, /^weather\/main\.py:5:\d+: error: syntax error: invalid syntax/);
   });
 
@@ -60,36 +76,59 @@ describe("Python projects we did not generate", requires("python3"), () => {
       "pyproject.toml": '[project]\nname = "weather"\nversion = "1.0.0"\n',
       "weather/__init__.py": "",
     });
-    writeFileSync(join(dir, "weather", "main.py"), Buffer.from('@tool\ndef forecast(city: str) -> str:\n    """M\xe9t\xe9o."""\n    return city\n', "latin1"));
+    writeFileSync(
+      join(dir, "weather", "main.py"),
+      Buffer.from('@tool\ndef forecast(city: str) -> str:\n    """M\xe9t\xe9o."""\n    return city\n', "latin1"),
+    );
     assertLocated(dir, /^weather\/main\.py:3:9: error: the file is not UTF-8: byte 0xe9 cannot be decoded/);
   });
 });
 
 describe("TypeScript projects we did not generate", () => {
   it("no @tool anywhere", () => {
-    assertLocated(tsProject({ "src/tools.ts": "export function add(a: number): number { return a; }\n" }), /^src:1:1: error: no exported function has a @tool JSDoc tag/);
+    assertLocated(
+      tsProject({ "src/tools.ts": "export function add(a: number): number { return a; }\n" }),
+      /^src:1:1: error: no exported function has a @tool JSDoc tag/,
+    );
   });
 
   it("a syntax error is reported where it is, and no manifest is guessed from the rest", () => {
-    assertLocated(tsProject({ "src/tools.ts": "/**\n * Add.\n * @tool\n */\nexport function add(a: number): number { return a +; }\n" }), /^src\/tools\.ts:5:\d+: error: syntax error: Expression expected/);
+    assertLocated(
+      tsProject({
+        "src/tools.ts": "/**\n * Add.\n * @tool\n */\nexport function add(a: number): number { return a +; }\n",
+      }),
+      /^src\/tools\.ts:5:\d+: error: syntax error: Expression expected/,
+    );
   });
 
   it("a file that is not UTF-8 is reported at its first bad byte", () => {
     const dir = tsProject({});
-    writeFileSync(join(dir, "src", "tools.ts"), Buffer.from("/**\n * Add \xe0 la main.\n * @tool\n */\nexport function add(a: number): number { return a; }\n", "latin1"));
+    writeFileSync(
+      join(dir, "src", "tools.ts"),
+      Buffer.from(
+        "/**\n * Add \xe0 la main.\n * @tool\n */\nexport function add(a: number): number { return a; }\n",
+        "latin1",
+      ),
+    );
     assertLocated(dir, /^src\/tools\.ts:2:8: error: the file is not UTF-8: byte 0xe0 cannot be decoded/);
   });
 });
 
 describe("Go projects we did not generate", requires("go"), () => {
   const go = (source: string | Buffer) => {
-    const dir = writeProject({ "executa.json": executaJson("go"), "go.mod": "module example.com/weather\n\ngo 1.21\n" });
+    const dir = writeProject({
+      "executa.json": executaJson("go"),
+      "go.mod": "module example.com/weather\n\ngo 1.21\n",
+    });
     writeFileSync(join(dir, "main.go"), source);
     return dir;
   };
 
   it("no //executa:tool anywhere", () => {
-    assertLocated(go("package main\n\nfunc main() {}\n"), /^main\.go:1:1: error: no function has a \/\/executa:tool directive \(read: main\.go\)/);
+    assertLocated(
+      go("package main\n\nfunc main() {}\n"),
+      /^main\.go:1:1: error: no function has a \/\/executa:tool directive \(read: main\.go\)/,
+    );
   });
 
   it("a syntax error is reported at the parser's own position", () => {
@@ -97,7 +136,10 @@ describe("Go projects we did not generate", requires("go"), () => {
   });
 
   it("a file that is not UTF-8", () => {
-    assertLocated(go(Buffer.from("package main\n\n// M\xe9t\xe9o.\nfunc main() {}\n", "latin1")), /^main\.go:3:\d+: error: illegal UTF-8 encoding/);
+    assertLocated(
+      go(Buffer.from("package main\n\n// M\xe9t\xe9o.\nfunc main() {}\n", "latin1")),
+      /^main\.go:3:\d+: error: illegal UTF-8 encoding/,
+    );
   });
 });
 
@@ -117,7 +159,12 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   if (req.method === "describe") ${result}
 });
 `;
-  const MANIFEST = { version: "1.0.0", description: "Weather.", display_name: "Weather", tools: [{ name: "forecast", description: "Forecast.", parameters: [] }] };
+  const MANIFEST = {
+    version: "1.0.0",
+    description: "Weather.",
+    display_name: "Weather",
+    tools: [{ name: "forecast", description: "Forecast.", parameters: [] }],
+  };
 
   it("a crash keeps the plugin's real error line in the hint", () => {
     const dir = plugin(`console.error("starting");\nthrow new TypeError("config.region is undefined");\n`);
@@ -136,7 +183,11 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   });
 
   it("a manifest without a name is filled from --name, else executa.json's tool_id", () => {
-    const dir = plugin(answering(`process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, result: ${JSON.stringify(MANIFEST)} }) + "\\n");`));
+    const dir = plugin(
+      answering(
+        `process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, result: ${JSON.stringify(MANIFEST)} }) + "\\n");`,
+      ),
+    );
     const r = manifest(dir, "--from-plugin", "--", process.execPath, "plugin.mjs");
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).name, "tool-weather-1a2b3c4d");
@@ -146,9 +197,11 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   });
 
   it("a describe answer by file transport is read from the plugin's temp folder, and a pointer elsewhere is refused", () => {
-    const good = plugin(answering(
-      `{ const path = join(tmpdir(), "executa-resp-describe.json"); writeFileSync(path, JSON.stringify({ jsonrpc: "2.0", id: req.id, result: ${JSON.stringify(MANIFEST)} })); process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, __file_transport: path }) + "\\n"); }`,
-    ));
+    const good = plugin(
+      answering(
+        `{ const path = join(tmpdir(), "executa-resp-describe.json"); writeFileSync(path, JSON.stringify({ jsonrpc: "2.0", id: req.id, result: ${JSON.stringify(MANIFEST)} })); process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, __file_transport: path }) + "\\n"); }`,
+      ),
+    );
     const ok = manifest(good, "--from-plugin", "--", process.execPath, "plugin.mjs");
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(JSON.parse(readFileSync(join(good, "manifest.json"), "utf8")).tools[0].name, "forecast");
@@ -156,11 +209,22 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     const outside = mkdtempSync(join(tmpdir(), "executa-canary-"));
     const canary = join(outside, "executa-resp-secret.json");
     writeFileSync(canary, JSON.stringify({ jsonrpc: "2.0", id: 1, result: { secret: "xyzzy-canary-content" } }));
-    const hostile = plugin(answering(`process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, __file_transport: ${JSON.stringify(canary)} }) + "\\n");`));
+    const hostile = plugin(
+      answering(
+        `process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, __file_transport: ${JSON.stringify(canary)} }) + "\\n");`,
+      ),
+    );
     const refused = manifest(hostile, "--from-plugin", "--", process.execPath, "plugin.mjs");
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /the host could not accept it: refused: it is not directly inside the plugin's temp folder/);
+    assert.match(
+      refused.stderr,
+      /the host could not accept it: refused: it is not directly inside the plugin's temp folder/,
+    );
     assert.doesNotMatch(refused.stderr + refused.stdout, /xyzzy-canary-content/);
-    assert.equal(readFileSync(canary, "utf8").includes("xyzzy-canary-content"), true, "the file named by the pointer is left alone");
+    assert.equal(
+      readFileSync(canary, "utf8").includes("xyzzy-canary-content"),
+      true,
+      "the file named by the pointer is left alone",
+    );
   });
 });

@@ -10,17 +10,24 @@ export type Bindings = Record<string, unknown>;
 `;
 
 export function executaJson(type: "node" | "python" | "go", extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    tool_id: "tool-dev-fixture",
-    type,
-    version: "1.0.0",
-    display_name: "Fixture",
-    description: "A fixture plugin.",
-    ...extra,
-  }, null, 2);
+  return JSON.stringify(
+    {
+      tool_id: "tool-dev-fixture",
+      type,
+      version: "1.0.0",
+      display_name: "Fixture",
+      description: "A fixture plugin.",
+      ...extra,
+    },
+    null,
+    2,
+  );
 }
 
-export function writeProject(files: Record<string, string>, dir = mkdtempSync(join(tmpdir(), "executa-manifest-"))): string {
+export function writeProject(
+  files: Record<string, string>,
+  dir = mkdtempSync(join(tmpdir(), "executa-manifest-")),
+): string {
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
@@ -32,7 +39,9 @@ export function tsProject(files: Record<string, string>, executa: Record<string,
   return writeProject({
     "executa.json": executaJson("node", executa),
     "package.json": JSON.stringify({ name: "fixture", version: "1.0.0", type: "module" }),
-    "tsconfig.json": JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true } }),
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true },
+    }),
     "src/executa/index.ts": TS_RUNTIME,
     ...files,
   });

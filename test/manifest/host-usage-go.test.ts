@@ -133,20 +133,28 @@ async function warnings(dir: string): Promise<string[]> {
 const needs = (tool: string, helper: string, method: string, capability: string) =>
   `${tool} calls ${helper} (${method}), which needs ${capability} in host_capabilities; add it to executa.json and run executa manifest`;
 
-test("go: sampling without llm.sample is a warning at the call, an error with exit 2 under --strict; storage two functions away is found", requires("go"), async () => {
-  const dir = project({ "tools.go": TOOLS, "memory.go": MEMORY });
-  const sample = `${whereIs("tools.go", TOOLS, "executa.FromContext(ctx).Host.Sample(")}: warning: ${needs("summarize", "Host.Sample", "sampling/createMessage", '"llm.sample"')}`;
-  const storage = `${whereIs("memory.go", MEMORY, "host.StorageSet(")}: warning: ${needs("save_note", "host.StorageSet", "storage/set", '"aps.kv" (or an "aps.scope.*" capability)')}`;
-  assert.deepEqual(await warnings(dir), [sample, storage]);
+test(
+  "go: sampling without llm.sample is a warning at the call, an error with exit 2 under --strict; storage two functions away is found",
+  requires("go"),
+  async () => {
+    const dir = project({ "tools.go": TOOLS, "memory.go": MEMORY });
+    const sample = `${whereIs("tools.go", TOOLS, "executa.FromContext(ctx).Host.Sample(")}: warning: ${needs("summarize", "Host.Sample", "sampling/createMessage", '"llm.sample"')}`;
+    const storage = `${whereIs("memory.go", MEMORY, "host.StorageSet(")}: warning: ${needs("save_note", "host.StorageSet", "storage/set", '"aps.kv" (or an "aps.scope.*" capability)')}`;
+    assert.deepEqual(await warnings(dir), [sample, storage]);
 
-  const strict = spawnSync(process.execPath, [BIN, "manifest", "--strict"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-  assert.equal(strict.status, 2);
-  assert.deepEqual(strict.stderr.trimEnd().split("\n"), [
-    sample.replace(": warning: ", ": error: "),
-    storage.replace(": warning: ", ": error: "),
-    "executa: error: manifest.json was not written (2 errors)",
-  ]);
-});
+    const strict = spawnSync(process.execPath, [BIN, "manifest", "--strict"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    assert.equal(strict.status, 2);
+    assert.deepEqual(strict.stderr.trimEnd().split("\n"), [
+      sample.replace(": warning: ", ": error: "),
+      storage.replace(": warning: ", ": error: "),
+      "executa: error: manifest.json was not written (2 errors)",
+    ]);
+  },
+);
 
 test("go: an unused capability is a warning on executa.json; the right ones are silent", requires("go"), async () => {
   const files = { "tools.go": TOOLS, "memory.go": MEMORY };
@@ -157,8 +165,11 @@ test("go: an unused capability is a warning on executa.json; the right ones are 
   assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.scope.user.write"])), []);
 });
 
-test("go: agent sessions by assignment and by parameter type, a constant Request method; a computed one keeps every capability", requires("go"), async () => {
-  const tools = `package main
+test(
+  "go: agent sessions by assignment and by parameter type, a constant Request method; a computed one keeps every capability",
+  requires("go"),
+  async () => {
+    const tools = `package main
 
 import (
 	"context"
@@ -217,16 +228,20 @@ func Forward(ctx context.Context, args ForwardArgs) (json.RawMessage, error) {
 	return executa.FromContext(ctx).Host.Request(ctx, args.Method, nil)
 }
 `;
-  const agent = '"llm.agent.auto" (or "llm.agent.fixed")';
-  assert.deepEqual(await warnings(project({ "tools.go": tools }, ["aps.files"])), [
-    `${whereIs("tools.go", tools, "host.AgentCreate(")}: warning: ${needs("research", "host.AgentCreate", "agent/session.create", agent)}`,
-    `${whereIs("tools.go", tools, "session.Run(")}: warning: ${needs("research", "session.Run", "agent/session.run", agent)}`,
-    `${whereIs("tools.go", tools, "host.Request(")}: warning: ${needs("research", "host.Request", "embeddings/create", '"llm.embed"')}`,
-    `${whereIs("tools.go", tools, "s.Delete(")}: warning: ${needs("research", "s.Delete", "agent/session.delete", agent)}`,
-  ]);
-  const without = tools.replace("executa.FromContext(ctx).Host.Request(ctx, args.Method, nil)", "nil, nil");
-  const declared = ["llm.agent.auto", "llm.embed", "aps.files"];
-  assert.deepEqual((await warnings(project({ "tools.go": without }, declared))).map((w) => w.split(",")[0]), [
-    `${whereIs("executa.json", executaJson("go", { host_capabilities: declared }), '"aps.files"')}: warning: host_capabilities declares "aps.files"`,
-  ]);
-});
+    const agent = '"llm.agent.auto" (or "llm.agent.fixed")';
+    assert.deepEqual(await warnings(project({ "tools.go": tools }, ["aps.files"])), [
+      `${whereIs("tools.go", tools, "host.AgentCreate(")}: warning: ${needs("research", "host.AgentCreate", "agent/session.create", agent)}`,
+      `${whereIs("tools.go", tools, "session.Run(")}: warning: ${needs("research", "session.Run", "agent/session.run", agent)}`,
+      `${whereIs("tools.go", tools, "host.Request(")}: warning: ${needs("research", "host.Request", "embeddings/create", '"llm.embed"')}`,
+      `${whereIs("tools.go", tools, "s.Delete(")}: warning: ${needs("research", "s.Delete", "agent/session.delete", agent)}`,
+    ]);
+    const without = tools.replace("executa.FromContext(ctx).Host.Request(ctx, args.Method, nil)", "nil, nil");
+    const declared = ["llm.agent.auto", "llm.embed", "aps.files"];
+    assert.deepEqual(
+      (await warnings(project({ "tools.go": without }, declared))).map((w) => w.split(",")[0]),
+      [
+        `${whereIs("executa.json", executaJson("go", { host_capabilities: declared }), '"aps.files"')}: warning: host_capabilities declares "aps.files"`,
+      ],
+    );
+  },
+);

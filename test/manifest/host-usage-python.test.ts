@@ -67,7 +67,8 @@ after(() => {
 function project(files: Record<string, string>, capabilities?: string[]): string {
   const dir = writeProject({
     "executa.json": executaJson("python", capabilities ? { host_capabilities: capabilities } : {}),
-    "pyproject.toml": '[project]\nname = "notes"\nversion = "1.0.0"\n[project.scripts]\nnotes = "notes.__main__:main"\n',
+    "pyproject.toml":
+      '[project]\nname = "notes"\nversion = "1.0.0"\n[project.scripts]\nnotes = "notes.__main__:main"\n',
     "notes/__init__.py": "",
     ...files,
   });
@@ -85,32 +86,47 @@ async function warnings(dir: string): Promise<string[]> {
 const needs = (tool: string, helper: string, method: string, capability: string) =>
   `${tool} calls ${helper} (${method}), which needs ${capability} in host_capabilities; add it to executa.json and run executa manifest`;
 
-test("python: sampling without llm.sample is a warning at the call, an error with exit 2 under --strict; storage two functions away is found", requires("python3"), async () => {
-  const dir = project({ "notes/tools.py": TOOLS, "notes/memory.py": MEMORY });
-  const sample = `${whereIs("notes/tools.py", TOOLS, "ctx.host.sample(")}: warning: ${needs("summarize", "ctx.host.sample", "sampling/createMessage", '"llm.sample"')}`;
-  const storage = `${whereIs("notes/memory.py", MEMORY, "host.storage.set(")}: warning: ${needs("save_note", "host.storage.set", "storage/set", '"aps.kv" (or an "aps.scope.*" capability)')}`;
-  assert.deepEqual(await warnings(dir), [sample, storage]);
+test(
+  "python: sampling without llm.sample is a warning at the call, an error with exit 2 under --strict; storage two functions away is found",
+  requires("python3"),
+  async () => {
+    const dir = project({ "notes/tools.py": TOOLS, "notes/memory.py": MEMORY });
+    const sample = `${whereIs("notes/tools.py", TOOLS, "ctx.host.sample(")}: warning: ${needs("summarize", "ctx.host.sample", "sampling/createMessage", '"llm.sample"')}`;
+    const storage = `${whereIs("notes/memory.py", MEMORY, "host.storage.set(")}: warning: ${needs("save_note", "host.storage.set", "storage/set", '"aps.kv" (or an "aps.scope.*" capability)')}`;
+    assert.deepEqual(await warnings(dir), [sample, storage]);
 
-  const strict = spawnSync(process.execPath, [BIN, "manifest", "--strict"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-  assert.equal(strict.status, 2);
-  assert.deepEqual(strict.stderr.trimEnd().split("\n"), [
-    sample.replace(": warning: ", ": error: "),
-    storage.replace(": warning: ", ": error: "),
-    "executa: error: manifest.json was not written (2 errors)",
-  ]);
-});
+    const strict = spawnSync(process.execPath, [BIN, "manifest", "--strict"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    assert.equal(strict.status, 2);
+    assert.deepEqual(strict.stderr.trimEnd().split("\n"), [
+      sample.replace(": warning: ", ": error: "),
+      storage.replace(": warning: ", ": error: "),
+      "executa: error: manifest.json was not written (2 errors)",
+    ]);
+  },
+);
 
-test("python: an unused capability is a warning on executa.json; the right ones are silent", requires("python3"), async () => {
-  const files = { "notes/tools.py": TOOLS, "notes/memory.py": MEMORY };
-  const json = executaJson("python", { host_capabilities: ["llm.sample", "aps.kv", "llm.image"] });
-  assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.kv", "llm.image"])), [
-    `${whereIs("executa.json", json, '"llm.image"')}: warning: host_capabilities declares "llm.image", but no tool calls a helper that sends image/generate; remove it from executa.json and run executa manifest (executa follows each tool into its own project's functions only: a call in another package, or through a function kept in a variable, goes unseen)`,
-  ]);
-  assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.kv"])), []);
-});
+test(
+  "python: an unused capability is a warning on executa.json; the right ones are silent",
+  requires("python3"),
+  async () => {
+    const files = { "notes/tools.py": TOOLS, "notes/memory.py": MEMORY };
+    const json = executaJson("python", { host_capabilities: ["llm.sample", "aps.kv", "llm.image"] });
+    assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.kv", "llm.image"])), [
+      `${whereIs("executa.json", json, '"llm.image"')}: warning: host_capabilities declares "llm.image", but no tool calls a helper that sends image/generate; remove it from executa.json and run executa manifest (executa follows each tool into its own project's functions only: a call in another package, or through a function kept in a variable, goes unseen)`,
+    ]);
+    assert.deepEqual(await warnings(project(files, ["llm.sample", "aps.kv"])), []);
+  },
+);
 
-test("python: sessions, keyword and constant request methods; a computed method keeps every capability", requires("python3"), async () => {
-  const tools = `from .executa import ToolContext, tool
+test(
+  "python: sessions, keyword and constant request methods; a computed method keeps every capability",
+  requires("python3"),
+  async () => {
+    const tools = `from .executa import ToolContext, tool
 
 EDIT = "image/edit"
 
@@ -138,18 +154,22 @@ def forward(method: str, *, ctx: ToolContext) -> dict:
     """
     return ctx.host.request(method, {})
 `;
-  const dir = project({ "notes/tools.py": tools }, ["llm.agent.auto", "aps.files"]);
-  assert.deepEqual(await warnings(dir), [
-    `${whereIs("notes/tools.py", tools, 'ctx.host.request(method="embeddings')}: warning: ${needs("research", "ctx.host.request", "embeddings/create", '"llm.embed"')}`,
-    `${whereIs("notes/tools.py", tools, "ctx.host.request(EDIT")}: warning: ${needs("research", "ctx.host.request", "image/edit", '"llm.image.edit"')}`,
-  ]);
-  // Without the computed request, aps.files is unused; and without llm.agent.auto both session calls say so.
-  const declared = ["aps.files", "llm.embed", "llm.image.edit"];
-  const fixed = project({ "notes/tools.py": tools.replace("ctx.host.request(method, {})", "{}") }, declared);
-  const at = whereIs("executa.json", executaJson("python", { host_capabilities: declared }), '"aps.files"');
-  assert.deepEqual((await warnings(fixed)).map((w) => w.split(", which")[0]!.split(",")[0]), [
-    `${whereIs("notes/tools.py", tools, "ctx.host.agent.create(")}: warning: research calls ctx.host.agent.create (agent/session.create)`,
-    `${whereIs("notes/tools.py", tools, "session.run(")}: warning: research calls session.run (agent/session.run)`,
-    `${at}: warning: host_capabilities declares "aps.files"`,
-  ]);
-});
+    const dir = project({ "notes/tools.py": tools }, ["llm.agent.auto", "aps.files"]);
+    assert.deepEqual(await warnings(dir), [
+      `${whereIs("notes/tools.py", tools, 'ctx.host.request(method="embeddings')}: warning: ${needs("research", "ctx.host.request", "embeddings/create", '"llm.embed"')}`,
+      `${whereIs("notes/tools.py", tools, "ctx.host.request(EDIT")}: warning: ${needs("research", "ctx.host.request", "image/edit", '"llm.image.edit"')}`,
+    ]);
+    // Without the computed request, aps.files is unused; and without llm.agent.auto both session calls say so.
+    const declared = ["aps.files", "llm.embed", "llm.image.edit"];
+    const fixed = project({ "notes/tools.py": tools.replace("ctx.host.request(method, {})", "{}") }, declared);
+    const at = whereIs("executa.json", executaJson("python", { host_capabilities: declared }), '"aps.files"');
+    assert.deepEqual(
+      (await warnings(fixed)).map((w) => w.split(", which")[0]!.split(",")[0]),
+      [
+        `${whereIs("notes/tools.py", tools, "ctx.host.agent.create(")}: warning: research calls ctx.host.agent.create (agent/session.create)`,
+        `${whereIs("notes/tools.py", tools, "session.run(")}: warning: research calls session.run (agent/session.run)`,
+        `${at}: warning: host_capabilities declares "aps.files"`,
+      ],
+    );
+  },
+);

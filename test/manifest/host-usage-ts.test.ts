@@ -74,7 +74,9 @@ function project(files: Record<string, string>, capabilities?: string[]): string
   const dir = writeProject({
     "executa.json": executaJson("node", capabilities ? { host_capabilities: capabilities } : {}),
     "package.json": JSON.stringify({ name: "notes", version: "1.0.0", type: "module" }),
-    "tsconfig.json": JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true } }),
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true },
+    }),
     ...files,
   });
   made.push(dir);
@@ -83,7 +85,11 @@ function project(files: Record<string, string>, capabilities?: string[]): string
 }
 
 function manifest(dir: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, "manifest", ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [BIN, "manifest", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -223,8 +229,11 @@ export async function load_note(key: string, ctx: ToolContext): Promise<unknown>
   });
   made.push(dir);
   const found = await warnings(dir);
-  assert.deepEqual(found.map((w) => w.split(",")[0]), [
-    `${whereIs("src/tools.ts", tools, "storage.get(")}: warning: load_note calls storage.get (storage/get)`,
-    `${whereIs("executa.json", executaJson("node", { host_capabilities: ["llm.sample"] }), '"llm.sample"')}: warning: host_capabilities declares "llm.sample"`,
-  ]);
+  assert.deepEqual(
+    found.map((w) => w.split(",")[0]),
+    [
+      `${whereIs("src/tools.ts", tools, "storage.get(")}: warning: load_note calls storage.get (storage/get)`,
+      `${whereIs("executa.json", executaJson("node", { host_capabilities: ["llm.sample"] }), '"llm.sample"')}: warning: host_capabilities declares "llm.sample"`,
+    ],
+  );
 });

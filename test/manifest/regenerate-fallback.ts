@@ -8,4 +8,6 @@ import { computeAll, renderPrecomputed } from "./fallback-data.js";
 const entries = await computeAll();
 const path = join(PACKAGE_ROOT, PRECOMPUTED_FILE);
 writeFileSync(path, renderPrecomputed(entries));
-process.stdout.write(`wrote ${path}: ${entries.map((e) => `${e.language} ${e.variant} (${e.extraction.tools.length} tools, ${e.files.length} files)`).join(", ")}\n`);
+process.stdout.write(
+  `wrote ${path}: ${entries.map((e) => `${e.language} ${e.variant} (${e.extraction.tools.length} tools, ${e.files.length} files)`).join(", ")}\n`,
+);

@@ -11,12 +11,27 @@ const HEAD = `import type { Integer, ToolContext } from "./executa/index.js";\n`
 const CASES: Record<string, [string, Partial<Parameter>[]]> = {
   string: ["(args: { /** d */ s: string })", [{ name: "s", type: "string", required: true }]],
   template_literal: ["(args: { /** d */ id: `id-${string}` })", [{ name: "id", type: "string" }]],
-  string_literal_union: [`(args: { /** d */ mode: "fast" | "slow" | "auto" })`, [{ name: "mode", type: "string", enum: ["fast", "slow", "auto"] }]],
+  string_literal_union: [
+    `(args: { /** d */ mode: "fast" | "slow" | "auto" })`,
+    [{ name: "mode", type: "string", enum: ["fast", "slow", "auto"] }],
+  ],
   string_enum: ["(args: { /** d */ c: Color })", [{ name: "c", type: "string", enum: ["red", "green", "blue"] }]],
-  enum_member_union: ["(args: { /** d */ c: Color.Blue | Color.Red })", [{ name: "c", type: "string", enum: ["blue", "red"] }]],
-  keyof_interface: ["(args: { /** d */ field: keyof Person })", [{ name: "field", type: "string", enum: ["zname", "age", "email"] }]],
-  typeof_as_const_array: ["(args: { /** d */ size: (typeof SIZES)[number] })", [{ name: "size", type: "string", enum: ["small", "medium", "large"] }]],
-  as_const_object_values: ["(args: { /** d */ level: (typeof LEVELS)[keyof typeof LEVELS] })", [{ name: "level", type: "string", enum: ["low", "mid", "high"] }]],
+  enum_member_union: [
+    "(args: { /** d */ c: Color.Blue | Color.Red })",
+    [{ name: "c", type: "string", enum: ["blue", "red"] }],
+  ],
+  keyof_interface: [
+    "(args: { /** d */ field: keyof Person })",
+    [{ name: "field", type: "string", enum: ["zname", "age", "email"] }],
+  ],
+  typeof_as_const_array: [
+    "(args: { /** d */ size: (typeof SIZES)[number] })",
+    [{ name: "size", type: "string", enum: ["small", "medium", "large"] }],
+  ],
+  as_const_object_values: [
+    "(args: { /** d */ level: (typeof LEVELS)[keyof typeof LEVELS] })",
+    [{ name: "level", type: "string", enum: ["low", "mid", "high"] }],
+  ],
   number: ["(args: { /** d */ n: number })", [{ name: "n", type: "number" }]],
   integer_brand: ["(args: { /** d */ n: Integer })", [{ name: "n", type: "integer" }]],
   integer_tag: ["(args: { /** d\n * @integer */ n: number })", [{ name: "n", type: "integer" }]],
@@ -26,37 +41,107 @@ const CASES: Record<string, [string, Partial<Parameter>[]]> = {
   boolean: ["(args: { /** d */ b: boolean })", [{ name: "b", type: "boolean" }]],
   array_brackets: ["(args: { /** d */ xs: string[] })", [{ name: "xs", type: "array", items: { type: "string" } }]],
   array_generic: ["(args: { /** d */ xs: Array<number> })", [{ name: "xs", type: "array", items: { type: "number" } }]],
-  readonly_array: ["(args: { /** d */ xs: readonly Integer[] })", [{ name: "xs", type: "array", items: { type: "integer" } }]],
-  readonly_array_generic: ["(args: { /** d */ xs: ReadonlyArray<boolean> })", [{ name: "xs", type: "array", items: { type: "boolean" } }]],
+  readonly_array: [
+    "(args: { /** d */ xs: readonly Integer[] })",
+    [{ name: "xs", type: "array", items: { type: "integer" } }],
+  ],
+  readonly_array_generic: [
+    "(args: { /** d */ xs: ReadonlyArray<boolean> })",
+    [{ name: "xs", type: "array", items: { type: "boolean" } }],
+  ],
   tuple: ["(args: { /** d */ pair: [string, string] })", [{ name: "pair", type: "array", items: { type: "string" } }]],
-  array_of_literals: [`(args: { /** d */ tags: ("b" | "a")[] })`, [{ name: "tags", type: "array", items: { type: "string", enum: ["b", "a"] } }]],
-  nested_array: ["(args: { /** d */ grid: number[][] })", [{ name: "grid", type: "array", items: { type: "array", items: { type: "number" } } }]],
+  array_of_literals: [
+    `(args: { /** d */ tags: ("b" | "a")[] })`,
+    [{ name: "tags", type: "array", items: { type: "string", enum: ["b", "a"] } }],
+  ],
+  nested_array: [
+    "(args: { /** d */ grid: number[][] })",
+    [{ name: "grid", type: "array", items: { type: "array", items: { type: "number" } } }],
+  ],
   object_literal: ["(args: { /** d */ point: { x: number; y: number } })", [{ name: "point", type: "object" }]],
   record: ["(args: { /** d */ m: Record<string, number> })", [{ name: "m", type: "object" }]],
   interface_property: ["(args: { /** d */ who: Person })", [{ name: "who", type: "object" }]],
   nullable: ["(args: { /** d */ s: string | null })", [{ name: "s", type: "string", required: true }]],
   or_undefined: ["(args: { /** d */ s: string | undefined })", [{ name: "s", type: "string", required: false }]],
   optional: ["(args: { /** d */ s?: string })", [{ name: "s", type: "string", required: false }]],
-  null_and_undefined: ["(args: { /** d */ s?: Integer | null | undefined })", [{ name: "s", type: "integer", required: false }]],
+  null_and_undefined: [
+    "(args: { /** d */ s?: Integer | null | undefined })",
+    [{ name: "s", type: "integer", required: false }],
+  ],
   alias_of_union: ["(args: { /** d */ m: Mode })", [{ name: "m", type: "string", enum: ["z", "a", "m"] }]],
-  default_initializer: ["({ n = 5, s = \"x\", xs = [\"a\"] }: { /** d */ n?: Integer; /** d */ s?: string; /** d */ xs?: string[] })", [
-    { name: "n", type: "integer", required: false, default: 5 },
-    { name: "s", type: "string", required: false, default: "x" },
-    { name: "xs", type: "array", required: false, default: ["a"], items: { type: "string" } },
-  ]],
-  default_tag: [`(args: { /** d\n * @default "b" */ s?: "a" | "b" })`, [{ name: "s", type: "string", required: false, default: "b", enum: ["a", "b"] }]],
-  default_tag_and_equal_initializer: [`({ k = -2 }: { /** d\n * @default -2 */ k?: number })`, [{ name: "k", type: "number", required: false, default: -2 }]],
-  named_args_interface: ["(args: PersonArgs)", [{ name: "zname", type: "string" }, { name: "age", type: "integer", required: false }]],
-  interface_extends: ["(args: Child)", [{ name: "base", type: "string" }, { name: "own", type: "number" }]],
-  pick: [`(args: Pick<Person, "email" | "zname">)`, [{ name: "zname", type: "string" }, { name: "email", type: "string", required: false }]],
-  omit: [`(args: Omit<Person, "age">)`, [{ name: "zname", type: "string" }, { name: "email", type: "string", required: false }]],
-  generic: ["(args: Box<Integer>)", [{ name: "value", type: "integer" }, { name: "label", type: "string" }]],
-  intersection: ["(args: PersonArgs & { /** d */ extra: boolean })", [{ name: "zname", type: "string" }, { name: "age", type: "integer", required: false }, { name: "extra", type: "boolean" }]],
+  default_initializer: [
+    '({ n = 5, s = "x", xs = ["a"] }: { /** d */ n?: Integer; /** d */ s?: string; /** d */ xs?: string[] })',
+    [
+      { name: "n", type: "integer", required: false, default: 5 },
+      { name: "s", type: "string", required: false, default: "x" },
+      { name: "xs", type: "array", required: false, default: ["a"], items: { type: "string" } },
+    ],
+  ],
+  default_tag: [
+    `(args: { /** d\n * @default "b" */ s?: "a" | "b" })`,
+    [{ name: "s", type: "string", required: false, default: "b", enum: ["a", "b"] }],
+  ],
+  default_tag_and_equal_initializer: [
+    `({ k = -2 }: { /** d\n * @default -2 */ k?: number })`,
+    [{ name: "k", type: "number", required: false, default: -2 }],
+  ],
+  named_args_interface: [
+    "(args: PersonArgs)",
+    [
+      { name: "zname", type: "string" },
+      { name: "age", type: "integer", required: false },
+    ],
+  ],
+  interface_extends: [
+    "(args: Child)",
+    [
+      { name: "base", type: "string" },
+      { name: "own", type: "number" },
+    ],
+  ],
+  pick: [
+    `(args: Pick<Person, "email" | "zname">)`,
+    [
+      { name: "zname", type: "string" },
+      { name: "email", type: "string", required: false },
+    ],
+  ],
+  omit: [
+    `(args: Omit<Person, "age">)`,
+    [
+      { name: "zname", type: "string" },
+      { name: "email", type: "string", required: false },
+    ],
+  ],
+  generic: [
+    "(args: Box<Integer>)",
+    [
+      { name: "value", type: "integer" },
+      { name: "label", type: "string" },
+    ],
+  ],
+  intersection: [
+    "(args: PersonArgs & { /** d */ extra: boolean })",
+    [
+      { name: "zname", type: "string" },
+      { name: "age", type: "integer", required: false },
+      { name: "extra", type: "boolean" },
+    ],
+  ],
   imported: ["(args: Imported)", [{ name: "path", type: "string", description: "A file path." }]],
   barrel: ["(args: FromBarrel)", [{ name: "deep", type: "integer", description: "Deep." }]],
-  package_types: ["(args: PkgOptions)", [{ name: "color", type: "string", enum: ["cyan", "magenta"], description: "From a package." }, { name: "depth", type: "number", required: false }]],
+  package_types: [
+    "(args: PkgOptions)",
+    [
+      { name: "color", type: "string", enum: ["cyan", "magenta"], description: "From a package." },
+      { name: "depth", type: "number", required: false },
+    ],
+  ],
   destructured_with_ctx: ["({ s }: { /** d */ s: string }, ctx: ToolContext)", [{ name: "s", type: "string" }]],
-  trailing_comment: ["(args: {\n  s: string; // said on the same line\n})", [{ name: "s", type: "string", description: "said on the same line" }]],
+  trailing_comment: [
+    "(args: {\n  s: string; // said on the same line\n})",
+    [{ name: "s", type: "string", description: "said on the same line" }],
+  ],
   no_parameters: ["()", []],
 };
 
@@ -146,15 +231,23 @@ export default function the_default(args: {
 `;
 
 const FILES = {
-  "src/cases.ts": `${HEAD}import type { Imported } from "./lib/imported.js";\nimport type { FromBarrel } from "./lib/index.js";\nimport type { PkgOptions } from "fake-pkg";\n${SUPPORT}\n${Object.entries(CASES)
+  "src/cases.ts": `${HEAD}import type { Imported } from "./lib/imported.js";\nimport type { FromBarrel } from "./lib/index.js";\nimport type { PkgOptions } from "fake-pkg";\n${SUPPORT}\n${Object.entries(
+    CASES,
+  )
     .map(([name, [signature]]) => toolSource(name, signature))
     .join("\n")}`,
   "src/other.ts": OTHER_TOOLS,
   "src/lib/imported.ts": "export interface Imported {\n  /** A file path. */\n  path: string;\n}\n",
   "src/lib/deep.ts": `import type { Integer } from "../executa/index.js";\nexport type FromBarrel = {\n  /** Deep. */\n  deep: Integer;\n};\n`,
   "src/lib/index.ts": `export * from "./deep.js";\nexport type { Imported } from "./imported.js";\n`,
-  "node_modules/fake-pkg/package.json": JSON.stringify({ name: "fake-pkg", version: "1.0.0", types: "index.d.ts", exports: { ".": { types: "./index.d.ts" } } }),
-  "node_modules/fake-pkg/index.d.ts": "export interface PkgOptions {\n  /** From a package. */\n  color: \"cyan\" | \"magenta\";\n  /** d */\n  depth?: number;\n}\n",
+  "node_modules/fake-pkg/package.json": JSON.stringify({
+    name: "fake-pkg",
+    version: "1.0.0",
+    types: "index.d.ts",
+    exports: { ".": { types: "./index.d.ts" } },
+  }),
+  "node_modules/fake-pkg/index.d.ts":
+    'export interface PkgOptions {\n  /** From a package. */\n  color: "cyan" | "magenta";\n  /** d */\n  depth?: number;\n}\n',
 };
 
 const dir = tsProject(FILES);
@@ -169,7 +262,9 @@ for (const [name, [, expected]] of Object.entries(CASES)) {
     assert.equal(tool.parameters?.length, expected.length, JSON.stringify(tool.parameters));
     expected.forEach((want, i) => {
       const got = tool.parameters![i]!;
-      const subset = Object.fromEntries(Object.keys(want).map((k) => [k, (got as unknown as Record<string, unknown>)[k]]));
+      const subset = Object.fromEntries(
+        Object.keys(want).map((k) => [k, (got as unknown as Record<string, unknown>)[k]]),
+      );
       assert.deepEqual(subset, want);
       if (want.required === undefined) assert.equal(got.required, true, `${name}.${want.name} is required`);
       if (want.description === undefined) assert.equal(got.description, "d");
@@ -205,20 +300,42 @@ test("a trailing comment is accepted with a warning at its location", () => {
 });
 
 test("no errors, and the one warning is the trailing comment's", () => {
-  assert.deepEqual(generated.diagnostics.filter((d) => d.severity === "error"), []);
-  assert.deepEqual(generated.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message), [
-    "the description of 's' comes from a plain comment, which editors do not show",
-  ]);
+  assert.deepEqual(
+    generated.diagnostics.filter((d) => d.severity === "error"),
+    [],
+  );
+  assert.deepEqual(
+    generated.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
+    ["the description of 's' comes from a plain comment, which editors do not show"],
+  );
 });
 
 test("bindings: calling style, params, module, export name (alias and default)", () => {
   const bindings = generated.outputs.find((o) => o.path === "src/executa.bindings.ts")!.content;
-  assert.match(bindings, /^\/\/ Generated by `executa manifest`\. Do not edit\.\nimport type \{ Bindings \} from "\.\/executa\/index\.js";\n/);
-  assert.match(bindings, /  positional: \{ style: "positional", params: \["a", "b"\], load: async \(\) => \(await import\("\.\/other\.js"\)\)\.positional \},/);
-  assert.match(bindings, /  "custom\.name-1": \{ style: "args", load: async \(\) => \(await import\("\.\/other\.js"\)\)\.arrow \},/);
-  assert.match(bindings, /  aliased: \{ style: "args", load: async \(\) => \(await import\("\.\/other\.js"\)\)\.exported_alias \},/);
-  assert.match(bindings, /  the_default: \{ style: "args", load: async \(\) => \(await import\("\.\/other\.js"\)\)\.default \},/);
-  assert.match(bindings, /  string: \{ style: "args", load: async \(\) => \(await import\("\.\/cases\.js"\)\)\.string \},/);
+  assert.match(
+    bindings,
+    /^\/\/ Generated by `executa manifest`\. Do not edit\.\nimport type \{ Bindings \} from "\.\/executa\/index\.js";\n/,
+  );
+  assert.match(
+    bindings,
+    / {2}positional: \{ style: "positional", params: \["a", "b"\], load: async \(\) => \(await import\("\.\/other\.js"\)\)\.positional \},/,
+  );
+  assert.match(
+    bindings,
+    / {2}"custom\.name-1": \{ style: "args", load: async \(\) => \(await import\("\.\/other\.js"\)\)\.arrow \},/,
+  );
+  assert.match(
+    bindings,
+    / {2}aliased: \{ style: "args", load: async \(\) => \(await import\("\.\/other\.js"\)\)\.exported_alias \},/,
+  );
+  assert.match(
+    bindings,
+    / {2}the_default: \{ style: "args", load: async \(\) => \(await import\("\.\/other\.js"\)\)\.default \},/,
+  );
+  assert.match(
+    bindings,
+    / {2}string: \{ style: "args", load: async \(\) => \(await import\("\.\/cases\.js"\)\)\.string \},/,
+  );
 });
 
 test("at least 40 type cases", () => {

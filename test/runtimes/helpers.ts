@@ -19,7 +19,10 @@ export const VECTORS = join(REPO, "docs", "runtime-vectors.jsonl");
 
 /** The TypeScript test plugin, compiled by the repository's build. */
 export function tsPlugin(): LaunchSpec {
-  return { command: process.execPath, args: [join(REPO, "dist", "test", "runtimes", "ts", "plugin.js"), TEST_MANIFEST] };
+  return {
+    command: process.execPath,
+    args: [join(REPO, "dist", "test", "runtimes", "ts", "plugin.js"), TEST_MANIFEST],
+  };
 }
 
 /** The Python test plugin, with a copy of the template's runtime as the package `executa` (no bytecode is written). */
@@ -38,7 +41,10 @@ export function goModule(extra: Record<string, string> = {}): string {
   const root = mkdtempSync(join(tmpdir(), "executa-go-runtime-"));
   writeFileSync(join(root, "go.mod"), "module executa.test/runtime\n\ngo 1.21\n");
   const runtime = join(TEMPLATES, "go", "internal", "executa");
-  cpSync(runtime, join(root, "internal", "executa"), { recursive: true, filter: (src) => !src.endsWith(".hbs") && !src.endsWith("_test.go") });
+  cpSync(runtime, join(root, "internal", "executa"), {
+    recursive: true,
+    filter: (src) => !src.endsWith(".hbs") && !src.endsWith("_test.go"),
+  });
   for (const [to, from] of Object.entries(extra)) {
     mkdirSync(join(root, to), { recursive: true });
     for (const file of readdirSync(from)) cpSync(join(from, file), join(root, to, file));
@@ -55,14 +61,24 @@ export function goPlugin(): LaunchSpec {
 }
 
 /** Plays every vector (four at a time, shareable ones on shared plugins), then reports one test per vector. */
-export function vectorSuite(language: string, launch: () => LaunchSpec, options: { skip?: string; signal?: AbortSignal } = {}): void {
+export function vectorSuite(
+  language: string,
+  launch: () => LaunchSpec,
+  options: { skip?: string; signal?: AbortSignal } = {},
+): void {
   const only = process.env.EXECUTA_VECTORS?.split(",");
-  const vectors = loadVectors(VECTORS).filter((v) => (!only || only.some((o) => v.id.startsWith(o))) && !(v.posix && process.platform === "win32"));
+  const vectors = loadVectors(VECTORS).filter(
+    (v) => (!only || only.some((o) => v.id.startsWith(o))) && !(v.posix && process.platform === "win32"),
+  );
   const manifest = JSON.parse(readFileSync(TEST_MANIFEST, "utf8")) as unknown;
   describe(`${language} runtime: the vectors`, options, () => {
     let results = new Map<string, VectorResult>();
     before(async () => {
-      results = await runVectors(vectors, launch(), { manifest, timeScale: Number(process.env.EXECUTA_TIME_SCALE ?? 1), concurrency: 4 });
+      results = await runVectors(vectors, launch(), {
+        manifest,
+        timeScale: Number(process.env.EXECUTA_TIME_SCALE ?? 1),
+        concurrency: 4,
+      });
     });
     for (const vector of vectors) {
       test(`${vector.id}: ${vector.title}`, () => {

@@ -31,7 +31,16 @@ export function suiteFiles(root: string): string[] {
 }
 
 const ASSERTING_NAME = /^(assert|expect)/i;
-const EQUALITY = new Set(["equal", "strictEqual", "deepEqual", "deepStrictEqual", "notEqual", "notStrictEqual", "notDeepEqual", "notDeepStrictEqual"]);
+const EQUALITY = new Set([
+  "equal",
+  "strictEqual",
+  "deepEqual",
+  "deepStrictEqual",
+  "notEqual",
+  "notStrictEqual",
+  "notDeepEqual",
+  "notDeepStrictEqual",
+]);
 
 /** The called name: `assert` for `assert(x)`, `equal` for `assert.equal(x)`, `deepEqual` for `t.assert.deepEqual(x)`. */
 function calledName(call: ts.CallExpression): string | undefined {
@@ -50,13 +59,22 @@ function calleeRoot(call: ts.CallExpression): string | undefined {
 
 function isAssertCall(call: ts.CallExpression): boolean {
   const text = call.expression.getText();
-  return ASSERTING_NAME.test(calleeRoot(call) ?? "") || /(^|\.)assert\./.test(text) || ASSERTING_NAME.test(calledName(call) ?? "");
+  return (
+    ASSERTING_NAME.test(calleeRoot(call) ?? "") ||
+    /(^|\.)assert\./.test(text) ||
+    ASSERTING_NAME.test(calledName(call) ?? "")
+  );
 }
 
 function isConstant(node: ts.Expression): boolean {
   while (ts.isParenthesizedExpression(node)) node = node.expression;
-  return ts.isLiteralExpression(node) || node.kind === ts.SyntaxKind.TrueKeyword || node.kind === ts.SyntaxKind.FalseKeyword || node.kind === ts.SyntaxKind.NullKeyword
-    || (ts.isPrefixUnaryExpression(node) && isConstant(node.operand));
+  return (
+    ts.isLiteralExpression(node) ||
+    node.kind === ts.SyntaxKind.TrueKeyword ||
+    node.kind === ts.SyntaxKind.FalseKeyword ||
+    node.kind === ts.SyntaxKind.NullKeyword ||
+    (ts.isPrefixUnaryExpression(node) && isConstant(node.operand))
+  );
 }
 
 /** What is known of the functions a body may call. */
@@ -78,7 +96,11 @@ function asserts(body: ts.Node, known: Known): boolean {
   const visit = (node: ts.Node): void => {
     if (found) return;
     if (ts.isThrowStatement(node)) found = true;
-    else if (ts.isCallExpression(node) && (isAssertCall(node) || known.asserting.has(calledName(node) ?? "") || isPassedIn(node, known))) found = true;
+    else if (
+      ts.isCallExpression(node) &&
+      (isAssertCall(node) || known.asserting.has(calledName(node) ?? "") || isPassedIn(node, known))
+    )
+      found = true;
     else ts.forEachChild(node, visit);
   };
   visit(body);
@@ -104,15 +126,24 @@ function importedNames(source: ts.SourceFile): Set<string> {
   return names;
 }
 
-interface Named { name: string; body: ts.Node }
+interface Named {
+  name: string;
+  body: ts.Node;
+}
 
 /** Functions declared by name (declarations, and consts bound to an arrow or function expression). */
 function namedFunctions(source: ts.SourceFile): Named[] {
   const out: Named[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isFunctionDeclaration(node) && node.name && node.body) out.push({ name: node.name.text, body: node.body });
-    else if (ts.isMethodDeclaration(node) && node.body && ts.isIdentifier(node.name)) out.push({ name: node.name.text, body: node.body });
-    else if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) {
+    else if (ts.isMethodDeclaration(node) && node.body && ts.isIdentifier(node.name))
+      out.push({ name: node.name.text, body: node.body });
+    else if (
+      ts.isVariableDeclaration(node) &&
+      ts.isIdentifier(node.name) &&
+      node.initializer &&
+      (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))
+    ) {
       out.push({ name: node.name.text, body: node.initializer.body });
     }
     ts.forEachChild(node, visit);
@@ -131,28 +162,42 @@ function testBody(call: ts.CallExpression): ts.ArrowFunction | ts.FunctionExpres
 
 export function scan(root: string, files: readonly string[] = suiteFiles(root)): Finding[] {
   const sources = files.map((f) => ts.createSourceFile(f, readFileSync(f, "utf8"), ts.ScriptTarget.Latest, true));
-  const functions = sources.map((source) => ({ source, named: namedFunctions(source), imported: importedNames(source) }));
+  const functions = sources.map((source) => ({
+    source,
+    named: namedFunctions(source),
+    imported: importedNames(source),
+  }));
   const declared = new Set(functions.flatMap((f) => f.named.map((n) => n.name)));
   // The functions that assert, directly or through one another: grown to a fixed point.
   const asserting = new Set<string>();
-  for (let grew = true; grew;) {
+  for (let grew = true; grew; ) {
     grew = false;
     for (const { named, imported } of functions) {
-      for (const f of named) if (!asserting.has(f.name) && asserts(f.body, { asserting, declared, imported })) (asserting.add(f.name), (grew = true));
+      for (const f of named)
+        if (!asserting.has(f.name) && asserts(f.body, { asserting, declared, imported }))
+          asserting.add(f.name), (grew = true);
     }
   }
   const findings: Finding[] = [];
   for (const { source, imported } of functions) {
     const known: Known = { asserting, declared, imported };
-    const where = (node: ts.Node) => `${relative(root, source.fileName)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+    const where = (node: ts.Node) =>
+      `${relative(root, source.fileName)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node)) {
         const body = testBody(node);
-        if (body && !asserts(body.body, known)) findings.push({ where: where(node), problem: "the test asserts nothing: it cannot fail" });
+        if (body && !asserts(body.body, known))
+          findings.push({ where: where(node), problem: "the test asserts nothing: it cannot fail" });
         const name = calledName(node);
         if (isAssertCall(node) && name) {
-          const checked = name === "ok" || name === "assert" ? node.arguments.slice(0, 1) : EQUALITY.has(name) ? node.arguments.slice(0, 2) : [];
-          if (checked.length > 0 && checked.every(isConstant)) findings.push({ where: where(node), problem: `${node.expression.getText()} on constants cannot fail` });
+          const checked =
+            name === "ok" || name === "assert"
+              ? node.arguments.slice(0, 1)
+              : EQUALITY.has(name)
+                ? node.arguments.slice(0, 2)
+                : [];
+          if (checked.length > 0 && checked.every(isConstant))
+            findings.push({ where: where(node), problem: `${node.expression.getText()} on constants cannot fail` });
         }
       }
       ts.forEachChild(node, visit);

@@ -13,7 +13,9 @@ let known: { venv: string | undefined } | undefined;
 /** The venv's folder when it holds the pinned packages, else undefined (asks the install script, once). */
 export function platformVenv(): string | undefined {
   if (!known) {
-    const r = spawnSync(process.execPath, [join(REPO_ROOT, "scripts", "install-platform.mjs"), "--check"], { encoding: "utf8" });
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, "scripts", "install-platform.mjs"), "--check"], {
+      encoding: "utf8",
+    });
     known = { venv: r.status === 0 ? r.stdout.trim() : undefined };
   }
   return known.venv;

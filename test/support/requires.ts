@@ -20,16 +20,25 @@ interface Tool {
   install: string;
 }
 
-const runs = (program: string, ...args: string[]) => () => spawnSync(program, args, { stdio: "ignore" }).status === 0;
+const runs =
+  (program: string, ...args: string[]) =>
+  () =>
+    spawnSync(program, args, { stdio: "ignore" }).status === 0;
 
 export const TOOLS = {
   go: { present: runs("go", "version"), install: "install Go 1.21+ (https://go.dev/dl) and put it on PATH" },
   python3: { present: runs("python3", "--version"), install: "install Python 3.10+ as python3" },
   pytest: { present: runs("python3", "-m", "pytest", "--version"), install: "python3 -m pip install pytest" },
-  pyinstaller: { present: runs("python3", "-m", "PyInstaller", "--version"), install: "python3 -m pip install pyinstaller" },
+  pyinstaller: {
+    present: runs("python3", "-m", "PyInstaller", "--version"),
+    install: "python3 -m pip install pyinstaller",
+  },
   uv: { present: runs("uv", "--version"), install: "python3 -m pip install uv" },
   git: { present: runs("git", "--version"), install: "install git" },
-  chromium: { present: () => existsSync("/usr/bin/chromium"), install: "apt-get install chromium fonts-liberation (Debian's, at /usr/bin/chromium)" },
+  chromium: {
+    present: () => existsSync("/usr/bin/chromium"),
+    install: "apt-get install chromium fonts-liberation (Debian's, at /usr/bin/chromium)",
+  },
   qemu: {
     present: () => existsSync("/usr/bin/qemu-aarch64-static") && existsSync("/usr/aarch64-linux-gnu/lib"),
     install: "apt-get install qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross",

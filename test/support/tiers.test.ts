@@ -10,10 +10,18 @@ const source = (entry: string) => join(REPO_ROOT, entry.endsWith("/") ? entry : 
 
 test("every full-tier and registry entry names a test file or folder that exists", () => {
   for (const entry of [...FULL_TIER, ...REGISTRY_FILES]) {
-    assert.ok(existsSync(source(entry)), `${entry} is listed in test/support/tiers.ts but ${source(entry)} does not exist`);
-    assert.equal(statSync(source(entry)).isDirectory(), entry.endsWith("/"), `${entry}: a folder entry ends with "/", a file entry does not`);
+    assert.ok(
+      existsSync(source(entry)),
+      `${entry} is listed in test/support/tiers.ts but ${source(entry)} does not exist`,
+    );
+    assert.equal(
+      statSync(source(entry)).isDirectory(),
+      entry.endsWith("/"),
+      `${entry}: a folder entry ends with "/", a file entry does not`,
+    );
   }
-  for (const file of REGISTRY_FILES) assert.ok(isFullTier(file), `${file} publishes to a registry: it belongs to the full tier`);
+  for (const file of REGISTRY_FILES)
+    assert.ok(isFullTier(file), `${file} publishes to a registry: it belongs to the full tier`);
 });
 
 test("the tiers split as declared: a folder entry takes its whole folder, a file entry only itself", () => {
@@ -25,6 +33,10 @@ test("the tiers split as declared: a folder entry takes its whole folder, a file
 });
 
 test("files run longest first from the recorded durations, unknown files before all of them", () => {
-  const order = schedule(["dist/a.test.js", "dist/b.test.js", "dist/new.test.js", "dist/c.test.js"], { "a.test.js": 3, "b.test.js": 90, "c.test.js": 12 });
+  const order = schedule(["dist/a.test.js", "dist/b.test.js", "dist/new.test.js", "dist/c.test.js"], {
+    "a.test.js": 3,
+    "b.test.js": 90,
+    "c.test.js": 12,
+  });
   assert.deepEqual(order, ["dist/new.test.js", "dist/b.test.js", "dist/c.test.js", "dist/a.test.js"]);
 });

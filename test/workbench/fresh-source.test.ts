@@ -25,7 +25,11 @@ export function shout(word: string): string {
 `;
 
 function executa(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [EXECUTA, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [EXECUTA, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -35,7 +39,9 @@ async function tsProject(name: string): Promise<string> {
   return dir;
 }
 
-test("right after a --no-install scaffold, dev and test run the plugin from its source; a new tool answers at once", { timeout: 120_000 }, async () => {
+test("right after a --no-install scaffold, dev and test run the plugin from its source; a new tool answers at once", {
+  timeout: 120_000,
+}, async () => {
   const dir = await tsProject("fresh-plugin");
   const stats = executa(["dev", "--invoke", "text_stats", "--args", '{"text":"a b a"}', "--json"], dir);
   assert.equal(stats.code, 0, stats.stderr);
@@ -50,9 +56,14 @@ test("right after a --no-install scaffold, dev and test run the plugin from its 
   assert.equal(JSON.parse(checked.stdout).status, "ok", checked.stdout);
 });
 
-test("dev --watch regenerates manifest.json and restarts on a source change, and the REPL reaches the new tool", { timeout: 120_000 }, async () => {
+test("dev --watch regenerates manifest.json and restarts on a source change, and the REPL reaches the new tool", {
+  timeout: 120_000,
+}, async () => {
   const dir = await tsProject("watch-plugin");
-  const child = spawn(process.execPath, [EXECUTA, "dev", "--watch"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, [EXECUTA, "dev", "--watch"], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   let stderr = "";
   let stdout = "";
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
@@ -66,7 +77,11 @@ test("dev --watch regenerates manifest.json and restarts on a source change, and
     appendFileSync(join(dir, "src", "tools.ts"), SHOUT);
     await waitFor(() => /restarted; 4 tool\(s\)/.test(stderr), "restarted with the new tool");
     assert.match(stderr, /regenerated manifest\.json/);
-    assert.ok(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).tools.some((t: { name: string }) => t.name === "shout"));
+    assert.ok(
+      JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).tools.some(
+        (t: { name: string }) => t.name === "shout",
+      ),
+    );
     child.stdin.write("invoke shout word=ok\n");
     await waitFor(() => /OK!/.test(stdout), "the REPL invoked the new tool");
     child.stdin.end("quit\n");

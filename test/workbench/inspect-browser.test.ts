@@ -12,7 +12,19 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { answerSamplingByHand, checkTextStatsForm, exportAndReplay, invokeAndWait, invokeTextStats, openPage, SECRET, selectTool, shoot, signWithCredential, tab } from "./inspect-flow.js";
+import {
+  answerSamplingByHand,
+  checkTextStatsForm,
+  exportAndReplay,
+  invokeAndWait,
+  invokeTextStats,
+  openPage,
+  SECRET,
+  selectTool,
+  shoot,
+  signWithCredential,
+  tab,
+} from "./inspect-flow.js";
 import { executa, launchBrowser, rawRequest, scaffoldPlugin, startInspect } from "./inspect-helpers.js";
 import { requires } from "../support/requires.js";
 
@@ -60,7 +72,10 @@ export function shout(word: string): string {
 }
 `;
 
-test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { ...requires("chromium"), timeout: 15 * 60_000 }, async (t) => {
+test("executa inspect in Chromium: a TypeScript plugin from form to fixture", {
+  ...requires("chromium"),
+  timeout: 15 * 60_000,
+}, async (t) => {
   const shots = mkdtempSync(join(tmpdir(), "executa-inspect-screenshots-ts-"));
   t.diagnostic(`screenshots: ${shots}`);
   console.log(`# screenshots of the main views: ${shots}`);
@@ -106,7 +121,10 @@ test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { 
     assert.equal(await long.locator('[data-part="file"]').count(), 0, "no file transport");
     await page.fill('form[data-tool="long_text"] .field[data-param="size"] input', "5000000");
     const tooLong = await invokeAndWait(page, "long_text");
-    assert.match(await tooLong.locator('[data-part="error"]').innerText(), /result too large: \d+ bytes is over the platform's 4 MiB result limit/);
+    assert.match(
+      await tooLong.locator('[data-part="error"]').innerText(),
+      /result too large: \d+ bytes is over the platform's 4 MiB result limit/,
+    );
 
     await answerSamplingByHand(page, shots);
     await signWithCredential(page, shots);
@@ -114,7 +132,9 @@ test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { 
     // The simulated user refuses sampling: the tool's own message says so.
     await tab(page, "mock");
     await page.check('input[data-refuse="llm.sample"]');
-    await page.waitForFunction(() => (document.querySelector('input[data-refuse="llm.sample"]') as HTMLInputElement).checked);
+    await page.waitForFunction(
+      () => (document.querySelector('input[data-refuse="llm.sample"]') as HTMLInputElement).checked,
+    );
     await selectTool(page, "summarize");
     await page.fill('form[data-tool="summarize"] .field[data-param="text"] textarea', "Refused, this time.");
     const refused = await invokeAndWait(page, "summarize");
@@ -125,26 +145,42 @@ test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { 
 
     // A v1 host offers 1.1 in its initialize: the plugin restarts, reports 1.1, and its sampling helper says why it cannot.
     await page.selectOption('select[data-role="protocol"]', "1.1");
-    await page.waitForFunction(() => /1\.1/.test(document.querySelector('[data-role="protocol"]')?.textContent ?? "") && document.body.dataset.plugin === "ready");
+    await page.waitForFunction(
+      () =>
+        /1\.1/.test(document.querySelector('[data-role="protocol"]')?.textContent ?? "") &&
+        document.body.dataset.plugin === "ready",
+    );
     await selectTool(page, "summarize");
     await page.fill('form[data-tool="summarize"] .field[data-param="text"] textarea', "A v1 host.");
     assert.match(await (await invokeAndWait(page, "summarize")).innerText(), /protocol 2\.0/);
     await tab(page, "mock");
     await page.selectOption('select[data-role="protocol"]', "2.0");
-    await page.waitForFunction(() => /protocol 2\.0/.test(document.querySelector('[data-role="protocol"]')?.textContent ?? "") && document.body.dataset.plugin === "ready");
+    await page.waitForFunction(
+      () =>
+        /protocol 2\.0/.test(document.querySelector('[data-role="protocol"]')?.textContent ?? "") &&
+        document.body.dataset.plugin === "ready",
+    );
 
     await tab(page, "plugin");
     assert.match(await page.locator('[data-view="plugin"]').innerText(), /SIGNING_SECRET[\s\S]*llm\.sample/);
     await shoot(page, shots, "plugin");
 
     await exportAndReplay(page, dir, shots);
-    const [traceDownload] = await Promise.all([page.waitForEvent("download"), page.click('[data-action="export-trace"]')]);
+    const [traceDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click('[data-action="export-trace"]'),
+    ]);
     const traceFile = join(root, "trace.json");
     await traceDownload.saveAs(traceFile);
     const traceText = readFileSync(traceFile, "utf8");
-    const exported = JSON.parse(traceText) as { frames: { method?: string }[]; reverse_requests: { method: string; answeredBy: string }[] };
+    const exported = JSON.parse(traceText) as {
+      frames: { method?: string }[];
+      reverse_requests: { method: string; answeredBy: string }[];
+    };
     assert.ok(exported.frames.filter((f) => f.method === "invoke").length >= 10, "the trace export holds the invokes");
-    assert.ok(exported.reverse_requests.some((r) => r.method === "sampling/createMessage" && r.answeredBy === "manual"));
+    assert.ok(
+      exported.reverse_requests.some((r) => r.method === "sampling/createMessage" && r.answeredBy === "manual"),
+    );
     assert.ok(!traceText.includes(SECRET), "the trace export never carries the secret");
 
     // The mock host's storage: a key and a file set from the page, shown, downloaded, deleted.
@@ -161,7 +197,10 @@ test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { 
     await storage.locator("button", { hasText: "Write file" }).click();
     const fileRow = storage.locator('tr[data-path="notes/today.txt"]');
     await fileRow.waitFor();
-    const [fileDownload] = await Promise.all([page.waitForEvent("download"), fileRow.locator("button", { hasText: "download" }).click()]);
+    const [fileDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      fileRow.locator("button", { hasText: "download" }).click(),
+    ]);
     await fileDownload.saveAs(join(root, "today.txt"));
     assert.equal(readFileSync(join(root, "today.txt"), "utf8"), "buy milk");
     await shoot(page, shots, "mock-host-storage");
@@ -179,7 +218,11 @@ test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { 
     appendFileSync(join(dir, "src", "tools.ts"), WATCHED_TOOL);
     await tab(page, "tools");
     await page.waitForSelector('.tool-list [data-tool="shout"]', { timeout: 120_000 });
-    assert.equal(await page.evaluate(() => (window as unknown as { sawBanner: boolean }).sawBanner), true, "the rebuild banner was shown");
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { sawBanner: boolean }).sawBanner),
+      true,
+      "the rebuild banner was shown",
+    );
 
     await tab(page, "trace");
     await shoot(page, shots, "trace");
@@ -202,19 +245,46 @@ test("executa inspect in Chromium: a TypeScript plugin from form to fixture", { 
     const evil = createServer((_req, res) => res.end("<!doctype html><title>elsewhere</title>"));
     await new Promise<void>((r) => evil.listen(0, "127.0.0.1", r));
     try {
-      const sessionsBefore = (JSON.parse((await rawRequest(running.port, { path: "/api/state", headers: { "X-Executa-Token": running.token } })).body) as { plugin: { session: number } }).plugin.session;
+      const sessionsBefore = (
+        JSON.parse(
+          (await rawRequest(running.port, { path: "/api/state", headers: { "X-Executa-Token": running.token } })).body,
+        ) as { plugin: { session: number } }
+      ).plugin.session;
       await noToken.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
-      const attempts = await noToken.evaluate(async ({ port, token }) => {
-        const tries: string[] = [];
-        // A "simple" cross-origin POST needs no preflight: the server itself must refuse it.
-        await fetch(`http://127.0.0.1:${port}/api/restart?token=${token}`, { method: "POST", mode: "no-cors", body: "{}" }).then(() => tries.push("sent"), () => tries.push("blocked"));
-        await fetch(`http://127.0.0.1:${port}/api/state?token=${token}`).then((r) => tries.push(`read ${r.status}`), () => tries.push("unreadable"));
-        return tries;
-      }, { port: running.port, token: running.token });
+      const attempts = await noToken.evaluate(
+        async ({ port, token }) => {
+          const tries: string[] = [];
+          // A "simple" cross-origin POST needs no preflight: the server itself must refuse it.
+          await fetch(`http://127.0.0.1:${port}/api/restart?token=${token}`, {
+            method: "POST",
+            mode: "no-cors",
+            body: "{}",
+          }).then(
+            () => tries.push("sent"),
+            () => tries.push("blocked"),
+          );
+          await fetch(`http://127.0.0.1:${port}/api/state?token=${token}`).then(
+            (r) => tries.push(`read ${r.status}`),
+            () => tries.push("unreadable"),
+          );
+          return tries;
+        },
+        { port: running.port, token: running.token },
+      );
       assert.equal(attempts[1], "unreadable", `a foreign page cannot read the state: ${attempts.join(", ")}`);
-      const after = JSON.parse((await rawRequest(running.port, { path: "/api/state", headers: { "X-Executa-Token": running.token } })).body) as { plugin: { session: number } };
+      const after = JSON.parse(
+        (await rawRequest(running.port, { path: "/api/state", headers: { "X-Executa-Token": running.token } })).body,
+      ) as { plugin: { session: number } };
       assert.equal(after.plugin.session, sessionsBefore, "the cross-site POST did not restart the plugin");
-      const foreign = await rawRequest(running.port, { method: "POST", path: `/api/restart?token=${running.token}`, headers: { Origin: `http://localhost:${(evil.address() as AddressInfo).port}`, "Content-Type": "application/json" }, body: "{}" });
+      const foreign = await rawRequest(running.port, {
+        method: "POST",
+        path: `/api/restart?token=${running.token}`,
+        headers: {
+          Origin: `http://localhost:${(evil.address() as AddressInfo).port}`,
+          "Content-Type": "application/json",
+        },
+        body: "{}",
+      });
       assert.equal(foreign.status, 403);
       assert.match(foreign.body, /origin/);
     } finally {

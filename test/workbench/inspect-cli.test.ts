@@ -45,16 +45,30 @@ test("a port already in use is exit 2, naming the port", async () => {
 });
 
 test("a plugin that cannot start is shown as failed, with its stderr, and the server keeps serving", async () => {
-  const running = await startInspect(empty, ["--", process.execPath, "-e", "console.error('boom: missing config'); process.exit(3)"]);
+  const running = await startInspect(empty, [
+    "--",
+    process.execPath,
+    "-e",
+    "console.error('boom: missing config'); process.exit(3)",
+  ]);
   try {
     let plugin: { status: string; message?: string; stderrTail?: string } = { status: "starting" };
     for (let i = 0; i < 200 && plugin.status === "starting"; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      plugin = (JSON.parse((await rawRequest(running.port, { path: "/api/state", headers: { "X-Executa-Token": running.token } })).body) as { plugin: typeof plugin }).plugin;
+      plugin = (
+        JSON.parse(
+          (await rawRequest(running.port, { path: "/api/state", headers: { "X-Executa-Token": running.token } })).body,
+        ) as { plugin: typeof plugin }
+      ).plugin;
     }
     assert.equal(plugin.status, "failed");
     assert.match(plugin.stderrTail ?? "", /boom: missing config/);
-    const restart = await rawRequest(running.port, { method: "POST", path: "/api/restart", headers: { "X-Executa-Token": running.token, "Content-Type": "application/json" }, body: "{}" });
+    const restart = await rawRequest(running.port, {
+      method: "POST",
+      path: "/api/restart",
+      headers: { "X-Executa-Token": running.token, "Content-Type": "application/json" },
+      body: "{}",
+    });
     assert.equal(restart.status, 200);
     assert.equal((JSON.parse(restart.body) as { status: string }).status, "failed");
   } finally {
@@ -62,13 +76,17 @@ test("a plugin that cannot start is shown as failed, with its stderr, and the se
   }
 });
 
-test("--open hands the opener no secret: a file only this user reads, forwarding to a one-time link", { skip: process.platform !== "linux" && "the opener is xdg-open on Linux" }, async () => {
+test("--open hands the opener no secret: a file only this user reads, forwarding to a one-time link", {
+  skip: process.platform !== "linux" && "the opener is xdg-open on Linux",
+}, async () => {
   const bin = join(empty, "bin");
   mkdirSync(bin, { recursive: true });
   const opened = join(empty, "opened.txt");
   writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$*" > ${JSON.stringify(opened)}\n`);
   chmodSync(join(bin, "xdg-open"), 0o755);
-  const running = await startInspect(empty, ["--open", "--", process.execPath, "-e", "setInterval(() => {}, 1000)"], { PATH: `${bin}:${process.env.PATH}` });
+  const running = await startInspect(empty, ["--open", "--", process.execPath, "-e", "setInterval(() => {}, 1000)"], {
+    PATH: `${bin}:${process.env.PATH}`,
+  });
   try {
     for (let i = 0; i < 100 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 50));
     // What every local user can read in /proc/<pid>/cmdline: a path, no code, no token.

@@ -10,7 +10,12 @@ import { startInspect } from "../../src/workbench/index.js";
 import { PLUGINS } from "../host/helpers.js";
 import { rawRequest } from "./inspect-helpers.js";
 
-const deepPlugin = { command: process.execPath, args: [join(PLUGINS, "node", "deep-reverse.mjs")], cwd: PLUGINS, source: "the test" };
+const deepPlugin = {
+  command: process.execPath,
+  args: [join(PLUGINS, "node", "deep-reverse.mjs")],
+  cwd: PLUGINS,
+  source: "the test",
+};
 
 function depthOf(value: unknown): number {
   let deepest = 0;
@@ -29,7 +34,12 @@ test("a reverse request nested 100,000 deep is answered, logged to a bounded dep
     await running.started;
     const auth = { "X-Executa-Token": running.server.token, "Content-Type": "application/json" };
     const port = running.server.port;
-    const invoke = await rawRequest(port, { method: "POST", path: "/api/invoke", headers: auth, body: JSON.stringify({ tool: "deep" }) });
+    const invoke = await rawRequest(port, {
+      method: "POST",
+      path: "/api/invoke",
+      headers: auth,
+      body: JSON.stringify({ tool: "deep" }),
+    });
     assert.equal(invoke.status, 200, invoke.body.slice(0, 300));
     const log = running.inspector.workbench.mockHost.log;
     assert.equal(log.length, 1);

@@ -46,7 +46,10 @@ export async function startInvoke(page: Page, tool: string): Promise<() => Promi
   const before = await page.locator(finished(tool)).count();
   await page.click(`form[data-tool="${tool}"] [data-action="invoke"]`);
   return async () => {
-    await page.waitForFunction(([selector, n]) => document.querySelectorAll(selector as string).length > (n as number), [finished(tool), before] as const);
+    await page.waitForFunction(
+      ([selector, n]) => document.querySelectorAll(selector as string).length > (n as number),
+      [finished(tool), before] as const,
+    );
     return page.locator(finished(tool)).first();
   };
 }
@@ -62,14 +65,30 @@ export async function checkTextStatsForm(page: Page): Promise<void> {
   assert.equal(await field("text").getAttribute("data-type"), "string");
   assert.equal(await field("text").locator("textarea[data-kind=string]").count(), 1);
   assert.equal(await field("text").locator(".req").count(), 1, "text is marked required");
-  assert.equal(await field("top").locator("input[type=number][step='1']").inputValue(), "3", "integer with its default");
+  assert.equal(
+    await field("top").locator("input[type=number][step='1']").inputValue(),
+    "3",
+    "integer with its default",
+  );
   assert.equal(await field("top").locator(".req").count(), 0);
-  assert.deepEqual(await field("letter_case").locator("select[data-kind=enum] option").allTextContents(), ["lower", "upper", "preserve"]);
-  assert.equal(await field("words_per_minute").locator("input[type=number][step=any]").inputValue(), "238", "number with its default");
+  assert.deepEqual(await field("letter_case").locator("select[data-kind=enum] option").allTextContents(), [
+    "lower",
+    "upper",
+    "preserve",
+  ]);
+  assert.equal(
+    await field("words_per_minute").locator("input[type=number][step=any]").inputValue(),
+    "238",
+    "number with its default",
+  );
   assert.equal(await field("unique").locator("input[type=checkbox][data-kind=boolean]").isChecked(), false);
   assert.equal(await field("ignore").getAttribute("data-type"), "array<string>");
   await field("ignore").locator("button.add").click();
-  assert.equal(await field("ignore").locator(".item textarea[data-kind=string]").count(), 1, "an array item of the element type");
+  assert.equal(
+    await field("ignore").locator(".item textarea[data-kind=string]").count(),
+    1,
+    "an array item of the element type",
+  );
   await field("ignore").locator(".item button").click();
 
   // What the runtime would answer -32602 for shows before sending, and Invoke waits for a fix.
@@ -84,9 +103,19 @@ export async function checkTextStatsForm(page: Page): Promise<void> {
   // Raw JSON mode carries the same arguments and the same check.
   await form.locator('[data-action="raw"]').click();
   const raw = form.locator("textarea.raw-args");
-  assert.deepEqual(JSON.parse(await raw.inputValue()), { text: "x", top: 2, letter_case: "lower", words_per_minute: 238, unique: false });
+  assert.deepEqual(JSON.parse(await raw.inputValue()), {
+    text: "x",
+    top: 2,
+    letter_case: "lower",
+    words_per_minute: 238,
+    unique: false,
+  });
   await raw.fill('{"top": "many", "colour": "red"}');
-  assert.deepEqual(await form.locator(".problems.all li").allInnerTexts(), ["text: required", "top: expected integer, got string", "colour: unknown parameter"]);
+  assert.deepEqual(await form.locator(".problems.all li").allInnerTexts(), [
+    "text: required",
+    "top: expected integer, got string",
+    "colour: unknown parameter",
+  ]);
   await raw.fill('{"text": "x", "top": 2}');
   await form.locator(".modes button").first().click();
 }
@@ -101,8 +130,13 @@ export async function invokeTextStats(page: Page, folder: string): Promise<void>
   await form.locator('.field[data-param="ignore"] .item textarea').fill("and");
   const card = await invokeAndWait(page, "text_stats");
   assert.equal(await card.getAttribute("data-status"), "success");
-  const raw = JSON.parse(await card.locator("details.raw pre").textContent() ?? "{}") as { result: { data: Record<string, unknown> } };
-  assert.deepEqual(raw.result.data.top, [{ word: "the", count: 3 }, { word: "bat", count: 1 }]);
+  const raw = JSON.parse((await card.locator("details.raw pre").textContent()) ?? "{}") as {
+    result: { data: Record<string, unknown> };
+  };
+  assert.deepEqual(raw.result.data.top, [
+    { word: "the", count: 3 },
+    { word: "bat", count: 1 },
+  ]);
   assert.equal(raw.result.data.words, 6);
   assert.match(await card.locator('[data-part="data"]').innerText(), /words: 6/);
   await card.scrollIntoViewIfNeeded();
@@ -113,7 +147,9 @@ export async function invokeTextStats(page: Page, folder: string): Promise<void>
 export async function answerSamplingByHand(page: Page, folder: string, answer = "Cats wear hats."): Promise<void> {
   await tab(page, "mock");
   await page.check('input[data-sampling="manual"]');
-  await page.waitForFunction(() => (document.querySelector('input[data-sampling="manual"]') as HTMLInputElement).checked);
+  await page.waitForFunction(
+    () => (document.querySelector('input[data-sampling="manual"]') as HTMLInputElement).checked,
+  );
   await shoot(page, folder, "mock-host");
   await selectTool(page, "summarize");
   const form = page.locator('form[data-tool="summarize"]');
@@ -134,21 +170,39 @@ export async function answerSamplingByHand(page: Page, folder: string, answer = 
 
   await tab(page, "trace");
   await page.fill('.trace-toolbar input[type="search"]', invokeId!);
-  const parent = page.locator(`.trace-list .row[data-method="invoke"][data-depth="0"][data-invoke="${invokeId}"][data-dir="send"]`);
+  const parent = page.locator(
+    `.trace-list .row[data-method="invoke"][data-depth="0"][data-invoke="${invokeId}"][data-dir="send"]`,
+  );
   await parent.waitFor();
   const nested = page.locator(`.trace-list .row[data-depth="1"][data-invoke="${invokeId}"]`);
-  await page.waitForFunction((id) => document.querySelectorAll(`.trace-list .row[data-depth="1"][data-invoke="${id}"]`).length >= 3, invokeId);
-  const methods = await nested.evaluateAll((rows) => rows.map((r) => `${(r as HTMLElement).dataset.dir} ${(r as HTMLElement).dataset.method ?? ""}`));
-  assert.ok(methods.includes("recv sampling/createMessage"), `the sampling request is nested under its invoke: ${methods.join(", ")}`);
+  await page.waitForFunction(
+    (id) => document.querySelectorAll(`.trace-list .row[data-depth="1"][data-invoke="${id}"]`).length >= 3,
+    invokeId,
+  );
+  const methods = await nested.evaluateAll((rows) =>
+    rows.map((r) => `${(r as HTMLElement).dataset.dir} ${(r as HTMLElement).dataset.method ?? ""}`),
+  );
+  assert.ok(
+    methods.includes("recv sampling/createMessage"),
+    `the sampling request is nested under its invoke: ${methods.join(", ")}`,
+  );
   assert.ok(methods.includes("send sampling/createMessage"), `the host's answer is nested too: ${methods.join(", ")}`);
   assert.ok(methods.includes("recv invoke"), `and the invoke's own answer: ${methods.join(", ")}`);
-  assert.match(await page.locator(`.trace-list .row[data-depth="1"][data-method="sampling/createMessage"][data-dir="recv"]`).innerText(), /manual/, "marked as answered by hand");
+  assert.match(
+    await page
+      .locator(`.trace-list .row[data-depth="1"][data-method="sampling/createMessage"][data-dir="recv"]`)
+      .innerText(),
+    /manual/,
+    "marked as answered by hand",
+  );
   await shoot(page, folder, "trace-nested-sampling");
   await page.fill('.trace-toolbar input[type="search"]', "");
 
   await tab(page, "mock");
   await page.check('input[data-sampling="canned"]');
-  await page.waitForFunction(() => (document.querySelector('input[data-sampling="canned"]') as HTMLInputElement).checked);
+  await page.waitForFunction(
+    () => (document.querySelector('input[data-sampling="canned"]') as HTMLInputElement).checked,
+  );
 }
 
 /** A credential entered once; sign_message uses it; the value shows nowhere in the page's storage or the trace. */
@@ -157,17 +211,27 @@ export async function signWithCredential(page: Page, folder: string): Promise<vo
   const credential = page.locator('.credential[data-name="SIGNING_SECRET"]');
   await credential.locator("input").fill(SECRET);
   await credential.locator("button", { hasText: "Set" }).click();
-  await page.waitForFunction(() => document.querySelector('.credential[data-name="SIGNING_SECRET"] .badge')?.textContent === "set");
-  assert.equal(await credential.locator("input").inputValue(), "", "the input is cleared once the value went to the server");
+  await page.waitForFunction(
+    () => document.querySelector('.credential[data-name="SIGNING_SECRET"] .badge')?.textContent === "set",
+  );
+  assert.equal(
+    await credential.locator("input").inputValue(),
+    "",
+    "the input is cleared once the value went to the server",
+  );
   const form = page.locator('form[data-tool="sign_message"]');
   await form.locator('.field[data-param="message"] textarea').fill("hello");
   const card = await invokeAndWait(page, "sign_message");
   assert.equal(await card.getAttribute("data-status"), "success", await card.innerText());
-  const raw = JSON.parse(await card.locator("details.raw pre").textContent() ?? "{}") as { result: { data: { signature: string } } };
+  const raw = JSON.parse((await card.locator("details.raw pre").textContent()) ?? "{}") as {
+    result: { data: { signature: string } };
+  };
   assert.equal(raw.result.data.signature, createHmac("sha256", SECRET).update("hello", "utf8").digest("hex"));
   await shoot(page, folder, "tools-sign_message-credential");
 
-  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+  const stored = await page.evaluate(
+    () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+  );
   assert.ok(!stored.includes(SECRET), "nothing of the secret in the page's storage");
   await tab(page, "trace");
   const traceText = await page.evaluate(async () => JSON.stringify(await (await fetch("/api/state")).json()));
@@ -181,9 +245,17 @@ export async function exportAndReplay(page: Page, dir: string, folder: string): 
   await page.click("text=Refresh the list");
   await page.waitForSelector("input[data-include]");
   const rows = page.locator(".session-view tbody tr[data-index]");
-  const unchecked = await rows.evaluateAll((trs) => trs.filter((tr) => !(tr.querySelector("input") as HTMLInputElement).checked).map((tr) => tr.textContent ?? ""));
-  assert.ok(unchecked.some((t) => /sign_message/.test(t) && /credentials/.test(t)), `the credential invoke is left out by default: ${unchecked.join(" | ")}`);
-  assert.ok(unchecked.some((t) => /summarize/.test(t) && /by hand/.test(t)), `the by-hand answer is left out by default: ${unchecked.join(" | ")}`);
+  const unchecked = await rows.evaluateAll((trs) =>
+    trs.filter((tr) => !(tr.querySelector("input") as HTMLInputElement).checked).map((tr) => tr.textContent ?? ""),
+  );
+  assert.ok(
+    unchecked.some((t) => /sign_message/.test(t) && /credentials/.test(t)),
+    `the credential invoke is left out by default: ${unchecked.join(" | ")}`,
+  );
+  assert.ok(
+    unchecked.some((t) => /summarize/.test(t) && /by hand/.test(t)),
+    `the by-hand answer is left out by default: ${unchecked.join(" | ")}`,
+  );
   await shoot(page, folder, "export");
   const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-action="export-fixture"]')]);
   const file = join(dir, "fixtures", "session.jsonl");
@@ -193,15 +265,25 @@ export async function exportAndReplay(page: Page, dir: string, folder: string): 
   assert.ok(!text.includes(SECRET), "the fixture never carries the secret");
   assert.match(text, /"method":"invoke"/);
   const replay = executa(["test", "--only", "fixtures", "--fixtures", file, "--json"], dir);
-  const report = JSON.parse(replay.stdout) as { status: string; results: { id: string; status: string; message?: string }[] };
+  const report = JSON.parse(replay.stdout) as {
+    status: string;
+    results: { id: string; status: string; message?: string }[];
+  };
   assert.equal(report.status, "ok", replay.stdout);
-  assert.ok(report.results.some((r) => r.id === "fixtures/session" && r.status === "pass"), replay.stdout);
+  assert.ok(
+    report.results.some((r) => r.id === "fixtures/session" && r.status === "pass"),
+    replay.stdout,
+  );
 
   await page.setInputFiles('.session-view input[type="file"]', file);
   await page.click('[data-action="replay"]');
   const summary = page.locator('[data-role="replay-summary"]');
   await summary.waitFor();
   const mismatches = await page.locator(".session-view tr.fail").allTextContents();
-  assert.match(await summary.innerText(), /^(\d+) of \1 exchanges answered as recorded/, mismatches.join("\n").slice(0, 4000));
+  assert.match(
+    await summary.innerText(),
+    /^(\d+) of \1 exchanges answered as recorded/,
+    mismatches.join("\n").slice(0, 4000),
+  );
   return file;
 }

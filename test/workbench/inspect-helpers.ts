@@ -17,10 +17,21 @@ export const EXECUTA = join(REPO_ROOT, "bin", "executa.js");
 export const CHROMIUM = "/usr/bin/chromium";
 
 /** Why the browser tests cannot run here, or undefined when they can. */
-export const noChromium = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)`;
+export const noChromium = existsSync(CHROMIUM)
+  ? undefined
+  : `${CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)`;
 
 /** Without the background-networking flags Chromium floods this machine's closed network. */
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 export interface Browser {
   context: BrowserContext;
@@ -30,7 +41,12 @@ export interface Browser {
 /** Chromium with a fresh profile in the temp folder (removed on close). */
 export async function launchBrowser(): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), "executa-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 860 },
+    acceptDownloads: true,
+  });
   return {
     context,
     close: async () => {
@@ -41,7 +57,10 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A project as `create-executa --no-install --no-git` makes it, in a fresh temp folder. */
-export async function scaffoldPlugin(lang: "ts" | "python" | "go", name: string): Promise<{ dir: string; root: string }> {
+export async function scaffoldPlugin(
+  lang: "ts" | "python" | "go",
+  name: string,
+): Promise<{ dir: string; root: string }> {
   const root = mkdtempSync(join(tmpdir(), `executa-inspect-${lang}-`));
   const dir = join(root, name);
   await scaffold({ targetDir: dir, spec: makeSpec({ lang, name }), install: false, git: false, quiet: true });
@@ -49,7 +68,12 @@ export async function scaffoldPlugin(lang: "ts" | "python" | "go", name: string)
 }
 
 export function executa(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [EXECUTA, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 300_000 });
+  const r = spawnSync(process.execPath, [EXECUTA, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: 300_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -69,7 +93,10 @@ export interface Running {
 
 /** `executa inspect --json [args]` in dir, once it printed where it serves. */
 export async function startInspect(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Running> {
-  const child = spawn(process.execPath, [EXECUTA, "inspect", "--json", ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1", ...env } });
+  const child = spawn(process.execPath, [EXECUTA, "inspect", "--json", ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -89,7 +116,8 @@ export async function startInspect(dir: string, args: string[] = [], env: NodeJS
   const link = new URL(ready.url);
   const page = await rawRequest(ready.port, { path: `${link.pathname}${link.search}` });
   const token = /^executa-inspect-\d+=([^;]+)/.exec(page.headers["set-cookie"]?.[0] ?? "")?.[1];
-  if (page.status !== 200 || !token) throw new Error(`the printed link did not buy a cookie: ${page.status} ${JSON.stringify(page.headers)}`);
+  if (page.status !== 200 || !token)
+    throw new Error(`the printed link did not buy a cookie: ${page.status} ${JSON.stringify(page.headers)}`);
   return {
     url: ready.url,
     port: ready.port,
@@ -114,13 +142,26 @@ export async function startInspect(dir: string, args: string[] = [], env: NodeJS
 }
 
 /** One raw HTTP request (headers exactly as given, so Host and Origin can lie). */
-export function rawRequest(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
+export function rawRequest(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, method: options.method ?? "GET", path: options.path, headers: options.headers, setHost: !options.headers?.Host }, (res) => {
-      let body = "";
-      res.setEncoding("utf8").on("data", (d: string) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: options.method ?? "GET",
+        path: options.path,
+        headers: options.headers,
+        setHost: !options.headers?.Host,
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (d: string) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
     req.on("error", reject);
     req.end(options.body);
   });

@@ -8,13 +8,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { answerSamplingByHand, checkTextStatsForm, exportAndReplay, invokeTextStats, openPage, shoot, signWithCredential } from "./inspect-flow.js";
+import {
+  answerSamplingByHand,
+  checkTextStatsForm,
+  exportAndReplay,
+  invokeTextStats,
+  openPage,
+  shoot,
+  signWithCredential,
+} from "./inspect-flow.js";
 import { launchBrowser, scaffoldPlugin, startInspect } from "./inspect-helpers.js";
 import { requires } from "../support/requires.js";
 
 for (const lang of ["python", "go"] as const) {
   const tool = lang === "python" ? "python3" : "go";
-  test(`executa inspect in Chromium: a ${lang} plugin from form to fixture`, { ...requires("chromium", tool), timeout: 10 * 60_000 }, async (t) => {
+  test(`executa inspect in Chromium: a ${lang} plugin from form to fixture`, {
+    ...requires("chromium", tool),
+    timeout: 10 * 60_000,
+  }, async (t) => {
     const shots = mkdtempSync(join(tmpdir(), `executa-inspect-screenshots-${lang}-`));
     t.diagnostic(`screenshots: ${shots}`);
     console.log(`# screenshots of the main views: ${shots}`);

@@ -11,7 +11,10 @@ import { test } from "node:test";
 import { PLUGINS } from "../host/helpers.js";
 import { launchBrowser, noChromium, startInspect } from "./inspect-helpers.js";
 
-test("the page renders a describe with fields of the wrong type, marking them invalid", { skip: noChromium, timeout: 180_000 }, async () => {
+test("the page renders a describe with fields of the wrong type, marking them invalid", {
+  skip: noChromium,
+  timeout: 180_000,
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), "executa-odd-describe-"));
   const running = await startInspect(dir, ["--", process.execPath, join(PLUGINS, "node", "odd-describe.mjs")]);
   const browser = await launchBrowser();
@@ -26,7 +29,13 @@ test("the page renders a describe with fields of the wrong type, marking them in
     assert.match(await page.locator('form[data-tool="echo"]').innerText(), /invalid \(object\): \{"text":"Echo"\}/);
     await page.click('nav.tabs [data-tab="plugin"]');
     const problems = await page.locator(".manifest-problems").innerText();
-    for (const expected of ["display_name is an object, not text", "tools[1] is a string, not an object", "credentials is an object, not a list", "host_capabilities is a string, not a list"]) assert.ok(problems.includes(expected), problems);
+    for (const expected of [
+      "display_name is an object, not text",
+      "tools[1] is a string, not an object",
+      "credentials is an object, not a list",
+      "host_capabilities is a string, not a list",
+    ])
+      assert.ok(problems.includes(expected), problems);
     assert.deepEqual(failures, []);
   } finally {
     await browser.close();

@@ -24,7 +24,7 @@ function decoded(text: string): string[] {
       } catch {
         // not JSON inside
       }
-    } else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) (out.push(k), walk(x));
+    } else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) out.push(k), walk(x);
   };
   for (const line of text.split("\n")) {
     try {
@@ -37,12 +37,27 @@ function decoded(text: string): string[] {
 }
 
 test("a credential spelled by Python or Go, or split across stderr chunks, reaches no trace, answer or export", async () => {
-  const running = await startInspect({ launch: { command: process.execPath, args: [join(PLUGINS, "node", "leaks-credential.mjs")], cwd: PLUGINS, source: "the test" }, mockHost: {}, port: 0, credentials: { API_KEY: SECRET } });
+  const running = await startInspect({
+    launch: {
+      command: process.execPath,
+      args: [join(PLUGINS, "node", "leaks-credential.mjs")],
+      cwd: PLUGINS,
+      source: "the test",
+    },
+    mockHost: {},
+    port: 0,
+    credentials: { API_KEY: SECRET },
+  });
   try {
     await running.started;
     const auth = { "X-Executa-Token": running.server.token, "Content-Type": "application/json" };
     const port = running.server.port;
-    const invoke = await rawRequest(port, { method: "POST", path: "/api/invoke", headers: auth, body: JSON.stringify({ tool: "leak" }) });
+    const invoke = await rawRequest(port, {
+      method: "POST",
+      path: "/api/invoke",
+      headers: auth,
+      body: JSON.stringify({ tool: "leak" }),
+    });
     assert.equal(invoke.status, 200, invoke.body);
     assert.match(invoke.body, /\[credential API_KEY\]/);
     await new Promise((r) => setTimeout(r, 400));
@@ -50,11 +65,20 @@ test("a credential spelled by Python or Go, or split across stderr chunks, reach
       invoke: invoke.body,
       state: (await rawRequest(port, { path: "/api/state", headers: auth })).body,
       trace: (await rawRequest(port, { path: "/api/export/trace", headers: auth })).body,
-      fixture: (await rawRequest(port, { method: "POST", path: "/api/export/fixture", headers: auth, body: JSON.stringify({ include: [0, 1, 2, 3] }) })).body,
+      fixture: (
+        await rawRequest(port, {
+          method: "POST",
+          path: "/api/export/fixture",
+          headers: auth,
+          body: JSON.stringify({ include: [0, 1, 2, 3] }),
+        })
+      ).body,
     };
     assert.match(outputs.state, /stderr[^\n]*\[credential API_KEY\]/, "the stderr line is there, redacted");
     for (const [what, text] of Object.entries(outputs)) {
-      for (const s of decoded(text)) for (const spelled of SPELLINGS) assert.ok(!s.includes(spelled), `${what} holds ${JSON.stringify(spelled)}: ${s.slice(0, 400)}`);
+      for (const s of decoded(text))
+        for (const spelled of SPELLINGS)
+          assert.ok(!s.includes(spelled), `${what} holds ${JSON.stringify(spelled)}: ${s.slice(0, 400)}`);
     }
   } finally {
     await running.close();

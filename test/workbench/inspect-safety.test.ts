@@ -16,10 +16,33 @@ import { startInspect, type RunningInspect } from "../../src/workbench/index.js"
 import { PLUGINS } from "../host/helpers.js";
 import { rawRequest } from "./inspect-helpers.js";
 
-const GET_ROUTES = ["/app.js", "/app.css", "/events", "/api/state", "/api/storage", "/api/export/candidates", "/api/export/trace", "/api/storage/file?scope=app&path=x"];
+const GET_ROUTES = [
+  "/app.js",
+  "/app.css",
+  "/events",
+  "/api/state",
+  "/api/storage",
+  "/api/export/candidates",
+  "/api/export/trace",
+  "/api/storage/file?scope=app&path=x",
+];
 const POST_ROUTES = [
-  "/api/invoke", "/api/health", "/api/describe", "/api/restart", "/api/credentials", "/api/sampling", "/api/rules", "/api/manual", "/api/host",
-  "/api/storage/kv-set", "/api/storage/kv-delete", "/api/storage/file-write", "/api/storage/file-delete", "/api/conformance", "/api/export/fixture", "/api/import",
+  "/api/invoke",
+  "/api/health",
+  "/api/describe",
+  "/api/restart",
+  "/api/credentials",
+  "/api/sampling",
+  "/api/rules",
+  "/api/manual",
+  "/api/host",
+  "/api/storage/kv-set",
+  "/api/storage/kv-delete",
+  "/api/storage/file-write",
+  "/api/storage/file-delete",
+  "/api/conformance",
+  "/api/export/fixture",
+  "/api/import",
 ];
 
 let running: RunningInspect;
@@ -28,7 +51,12 @@ let token: string;
 const logs: string[] = [];
 const root = mkdtempSync(join(tmpdir(), "executa-inspect-safety-"));
 const marker = join(root, "pwned");
-const launch = { command: process.execPath, args: [join(PLUGINS, "node", "reference.mjs")], cwd: root, source: "the test" };
+const launch = {
+  command: process.execPath,
+  args: [join(PLUGINS, "node", "reference.mjs")],
+  cwd: root,
+  source: "the test",
+};
 
 before(async () => {
   running = await startInspect({ launch, mockHost: {}, port: 0, log: (line) => logs.push(line) });
@@ -50,7 +78,10 @@ const reachable = (host: string) =>
 
 test("it listens on 127.0.0.1 only", async () => {
   assert.equal(await reachable("127.0.0.1"), true);
-  const others = Object.values(networkInterfaces()).flat().filter((a) => a && !a.internal).map((a) => a!.address);
+  const others = Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a && !a.internal)
+    .map((a) => a!.address);
   for (const address of [...others, "::1"]) assert.equal(await reachable(address), false, `reachable on ${address}`);
 });
 
@@ -61,16 +92,26 @@ test("every route, the event stream and the assets refuse a request without the 
       assert.equal(r.status, 403, `GET ${path} ${JSON.stringify(headers)}`);
       assert.match(r.body, /token/);
     }
-    assert.equal((await rawRequest(port, { path: `${path}${path.includes("?") ? "&" : "?"}token=${token.slice(0, -1)}x` })).status, 403, `GET ${path} with a wrong query token`);
+    assert.equal(
+      (await rawRequest(port, { path: `${path}${path.includes("?") ? "&" : "?"}token=${token.slice(0, -1)}x` })).status,
+      403,
+      `GET ${path} with a wrong query token`,
+    );
   }
   for (const path of POST_ROUTES) {
-    const r = await rawRequest(port, { method: "POST", path, headers: { "Content-Type": "application/json" }, body: "{}" });
+    const r = await rawRequest(port, {
+      method: "POST",
+      path,
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
     assert.equal(r.status, 403, `POST ${path}`);
   }
   // With it, the same requests are served; the token in a URL is never taken.
   assert.equal((await rawRequest(port, { path: "/app.js", headers: auth() })).status, 200);
   assert.equal((await rawRequest(port, { path: "/api/state", headers: auth() })).status, 200);
-  for (const path of ["/app.js", "/api/state", "/events"]) assert.equal((await rawRequest(port, { path: `${path}?token=${token}` })).status, 403, `${path}?token=`);
+  for (const path of ["/app.js", "/api/state", "/events"])
+    assert.equal((await rawRequest(port, { path: `${path}?token=${token}` })).status, 403, `${path}?token=`);
 });
 
 test("a link's code buys the token once, as an HttpOnly SameSite=Strict cookie; the page never holds it", async () => {
@@ -86,8 +127,14 @@ test("a link's code buys the token once, as an HttpOnly SameSite=Strict cookie; 
   assert.equal(again.status, 403, "a spent code");
   assert.equal(again.headers["set-cookie"], undefined);
   const cookie = { Cookie: `executa-inspect-${port}=${token}` };
-  for (const path of ["/", "/app.js", "/api/state"]) assert.equal((await rawRequest(port, { path, headers: cookie })).status, 200, `${path} with the cookie`);
-  assert.equal((await rawRequest(port, { path: "/api/state", headers: { Cookie: `executa-inspect-${port + 1}=${token}` } })).status, 403, "another port's cookie");
+  for (const path of ["/", "/app.js", "/api/state"])
+    assert.equal((await rawRequest(port, { path, headers: cookie })).status, 200, `${path} with the cookie`);
+  assert.equal(
+    (await rawRequest(port, { path: "/api/state", headers: { Cookie: `executa-inspect-${port + 1}=${token}` } }))
+      .status,
+    403,
+    "another port's cookie",
+  );
   // A visit without a cookie or a live code makes a fresh link appear in the terminal, which works once.
   logs.length = 0;
   await new Promise((r) => setTimeout(r, 1100));
@@ -101,46 +148,104 @@ test("a link's code buys the token once, as an HttpOnly SameSite=Strict cookie; 
 });
 
 test("a Host that is not this server's address is refused (DNS rebinding)", async () => {
-  for (const host of ["evil.example", `evil.example:${port}`, `127.0.0.1:${port + 1}`, `127.0.0.1.nip.io:${port}`, `[::1]:${port}`]) {
+  for (const host of [
+    "evil.example",
+    `evil.example:${port}`,
+    `127.0.0.1:${port + 1}`,
+    `127.0.0.1.nip.io:${port}`,
+    `[::1]:${port}`,
+  ]) {
     const r = await rawRequest(port, { path: "/api/state", headers: auth({ Host: host }) });
     assert.equal(r.status, 403, host);
     assert.match(r.body, /Host header/);
   }
-  assert.equal((await rawRequest(port, { path: "/api/state", headers: auth({ Host: `localhost:${port}` }) })).status, 200);
+  assert.equal(
+    (await rawRequest(port, { path: "/api/state", headers: auth({ Host: `localhost:${port}` }) })).status,
+    200,
+  );
 });
 
 test("a request from another origin is refused, even with the token", async () => {
   for (const origin of ["http://evil.example", `http://127.0.0.1:${port + 1}`, `https://127.0.0.1:${port}`, "null"]) {
-    const r = await rawRequest(port, { method: "POST", path: "/api/restart", headers: auth({ Origin: origin, "Content-Type": "application/json" }), body: "{}" });
+    const r = await rawRequest(port, {
+      method: "POST",
+      path: "/api/restart",
+      headers: auth({ Origin: origin, "Content-Type": "application/json" }),
+      body: "{}",
+    });
     assert.equal(r.status, 403, origin);
   }
   const site = await rawRequest(port, { path: "/api/state", headers: auth({ "Sec-Fetch-Site": "cross-site" }) });
   assert.equal(site.status, 403);
-  assert.equal((await rawRequest(port, { path: "/api/state", headers: auth({ Origin: `http://127.0.0.1:${port}`, "Sec-Fetch-Site": "same-origin" }) })).status, 200);
+  assert.equal(
+    (
+      await rawRequest(port, {
+        path: "/api/state",
+        headers: auth({ Origin: `http://127.0.0.1:${port}`, "Sec-Fetch-Site": "same-origin" }),
+      })
+    ).status,
+    200,
+  );
 });
 
 test("a POST that is not JSON is refused (a cross-site form cannot send JSON)", async () => {
   for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
-    const r = await rawRequest(port, { method: "POST", path: "/api/restart", headers: auth({ "Content-Type": type }), body: "{}" });
+    const r = await rawRequest(port, {
+      method: "POST",
+      path: "/api/restart",
+      headers: auth({ "Content-Type": type }),
+      body: "{}",
+    });
     assert.equal(r.status, 415, type);
   }
 });
 
 test("no route runs a command the command line did not give, whatever its body says", async () => {
-  const sessions = (JSON.parse((await rawRequest(port, { path: "/api/state", headers: auth() })).body) as { plugin: { session: number } }).plugin.session;
-  const evil = { command: ["touch", marker], cmd: `touch ${marker}`, args: [marker], launch: { command: "touch", args: [marker] }, cwd: root, executable: "/usr/bin/touch", shell: `touch ${marker}`, path: marker, file: marker };
+  const sessions = (
+    JSON.parse((await rawRequest(port, { path: "/api/state", headers: auth() })).body) as {
+      plugin: { session: number };
+    }
+  ).plugin.session;
+  const evil = {
+    command: ["touch", marker],
+    cmd: `touch ${marker}`,
+    args: [marker],
+    launch: { command: "touch", args: [marker] },
+    cwd: root,
+    executable: "/usr/bin/touch",
+    shell: `touch ${marker}`,
+    path: marker,
+    file: marker,
+  };
   for (const path of POST_ROUTES.filter((p) => p !== "/api/conformance")) {
-    const r = await rawRequest(port, { method: "POST", path, headers: auth({ "Content-Type": "application/json" }), body: JSON.stringify(evil) });
+    const r = await rawRequest(port, {
+      method: "POST",
+      path,
+      headers: auth({ "Content-Type": "application/json" }),
+      body: JSON.stringify(evil),
+    });
     assert.ok(r.status < 500, `POST ${path}: ${r.status} ${r.body}`);
   }
-  const state = JSON.parse((await rawRequest(port, { path: "/api/state", headers: auth() })).body) as { plugin: { session: number; launch: { command: string; args: string[] } } };
+  const state = JSON.parse((await rawRequest(port, { path: "/api/state", headers: auth() })).body) as {
+    plugin: { session: number; launch: { command: string; args: string[] } };
+  };
   assert.equal(existsSync(marker), false, "nothing ran touch");
-  assert.deepEqual(state.plugin.launch, { command: launch.command, args: launch.args, source: launch.source }, "the plugin is still the one the command line named");
+  assert.deepEqual(
+    state.plugin.launch,
+    { command: launch.command, args: launch.args, source: launch.source },
+    "the plugin is still the one the command line named",
+  );
   assert.equal(state.plugin.session, sessions + 1, "the restart restarted that plugin, once");
-  for (const method of ["PUT", "DELETE", "OPTIONS"]) assert.equal((await rawRequest(port, { method, path: "/api/restart", headers: auth() })).status, 400, method);
+  for (const method of ["PUT", "DELETE", "OPTIONS"])
+    assert.equal((await rawRequest(port, { method, path: "/api/restart", headers: auth() })).status, 400, method);
   assert.equal((await rawRequest(port, { path: "/api/exec", headers: auth() })).status, 404);
   // A storage path is a key, never a place on disk.
-  const r = await rawRequest(port, { method: "POST", path: "/api/storage/file-write", headers: auth({ "Content-Type": "application/json" }), body: JSON.stringify({ scope: "app", path: "../../pwned", text: "x" }) });
+  const r = await rawRequest(port, {
+    method: "POST",
+    path: "/api/storage/file-write",
+    headers: auth({ "Content-Type": "application/json" }),
+    body: JSON.stringify({ scope: "app", path: "../../pwned", text: "x" }),
+  });
   assert.equal(r.status, 400);
   assert.match(r.body, /\.\. segment/);
 });

@@ -15,7 +15,13 @@ test("tar.gz round-trips paths, contents and modes, and is byte-for-byte reprodu
   const a = tarGz(entries);
   assert.ok(a.equals(tarGz(entries)));
   const back = untar(a);
-  assert.deepEqual(back.map((e) => [e.path, e.mode, e.data.length]), [["manifest.json", 0o644, 13], ["bin/x", 0o755, 70_000]]);
+  assert.deepEqual(
+    back.map((e) => [e.path, e.mode, e.data.length]),
+    [
+      ["manifest.json", 0o644, 13],
+      ["bin/x", 0o755, 70_000],
+    ],
+  );
   assert.ok(back[1]!.data.equals(entries[1]!.data));
 });
 
@@ -23,7 +29,13 @@ test("zip round-trips paths, contents and Unix modes, and is reproducible", () =
   const a = zip(entries);
   assert.ok(a.equals(zip(entries)));
   const back = unzip(a);
-  assert.deepEqual(back.map((e) => [e.path, e.mode]), [["manifest.json", 0o644], ["bin/x", 0o755]]);
+  assert.deepEqual(
+    back.map((e) => [e.path, e.mode]),
+    [
+      ["manifest.json", 0o644],
+      ["bin/x", 0o755],
+    ],
+  );
   assert.ok(back[1]!.data.equals(entries[1]!.data));
 });
 
@@ -41,7 +53,11 @@ test("system tar and Python's zipfile read the archives with the exec bit", asyn
     assert.equal(untarred.code, 0, untarred.stderr);
     assert.equal(statSync(join(dir, "bin/x")).mode & 0o777, 0o755);
     assert.ok(readFileSync(join(dir, "bin/x")).equals(entries[1]!.data));
-    const py = await exec("python3", ["-c", "import zipfile,sys;z=zipfile.ZipFile(sys.argv[1]);print([(i.filename, oct(i.external_attr>>16&0o777)) for i in z.infolist()]);assert z.testzip() is None", join(dir, "a.zip")]);
+    const py = await exec("python3", [
+      "-c",
+      "import zipfile,sys;z=zipfile.ZipFile(sys.argv[1]);print([(i.filename, oct(i.external_attr>>16&0o777)) for i in z.infolist()]);assert z.testzip() is None",
+      join(dir, "a.zip"),
+    ]);
     assert.equal(py.code, 0, py.stderr);
     assert.equal(py.stdout.trim(), "[('manifest.json', '0o644'), ('bin/x', '0o755')]");
   } finally {

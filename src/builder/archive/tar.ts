@@ -69,7 +69,10 @@ function readOctal(buf: Buffer, start: number, length: number): number {
     for (let i = start + 1; i < start + length; i++) n = n * 256 + buf[i]!;
     return n;
   }
-  const text = buf.toString("ascii", start, start + length).replace(/\0.*$/s, "").trim();
+  const text = buf
+    .toString("ascii", start, start + length)
+    .replace(/\0.*$/s, "")
+    .trim();
   return text ? parseInt(text, 8) : 0;
 }
 
@@ -106,13 +109,12 @@ export function untar(archive: Buffer, gzipped = true): ArchiveEntry[] {
     }
     const prefix = cString(h, 345, 155);
     const name = cString(h, 0, 100);
-    out.push({ path: longName ?? (prefix ? `${prefix}/${name}` : name), data: Buffer.from(data), mode: readOctal(h, 100, 8) });
+    out.push({
+      path: longName ?? (prefix ? `${prefix}/${name}` : name),
+      data: Buffer.from(data),
+      mode: readOctal(h, 100, 8),
+    });
     longName = undefined;
   }
   return out;
-}
-
-/** One file out of a .tar.gz, found by path, without keeping the others. */
-export function untarOne(archive: Buffer, path: string): ArchiveEntry | undefined {
-  return untar(archive).find((e) => e.path === path);
 }

@@ -32,12 +32,16 @@ function license(text: string): Models.License {
 }
 
 function toComponent(c: SbomComponent): Models.Component {
-  const component = new Models.Component(c.type === "platform" ? Enums.ComponentType.Platform : Enums.ComponentType.Library, c.name, {
-    bomRef: c.purl,
-    ...(c.version && { version: c.version }),
-    purl: c.purl,
-    ...(c.description && { description: c.description }),
-  });
+  const component = new Models.Component(
+    c.type === "platform" ? Enums.ComponentType.Platform : Enums.ComponentType.Library,
+    c.name,
+    {
+      bomRef: c.purl,
+      ...(c.version && { version: c.version }),
+      purl: c.purl,
+      ...(c.description && { description: c.description }),
+    },
+  );
   if (c.license) component.licenses.add(license(c.license));
   for (const h of c.hashes ?? []) component.hashes.set(h.alg as Enums.HashAlgorithm, h.content);
   for (const p of c.properties ?? []) component.properties.add(new Models.Property(p.name, p.value));
@@ -66,18 +70,22 @@ export function cyclonedxJson(subject: BomSubject, components: readonly SbomComp
     ...(subject.description && { description: subject.description }),
   });
   if (subject.license) main.licenses.add(license(subject.license));
-  for (const a of subject.artifacts) main.properties.add(new Models.Property("executa:artifact", `${a.platform} ${a.file} sha256:${a.sha256}`));
+  for (const a of subject.artifacts)
+    main.properties.add(new Models.Property("executa:artifact", `${a.platform} ${a.file} sha256:${a.sha256}`));
   if (subject.artifacts.length === 1) main.hashes.set(Enums.HashAlgorithm["SHA-256"], subject.artifacts[0]!.sha256);
   const bom = new Models.Bom();
   bom.metadata.component = main;
-  bom.metadata.tools.components.add(new Models.Component(Enums.ComponentType.Application, subject.tool.name, { version: subject.tool.version }));
+  bom.metadata.tools.components.add(
+    new Models.Component(Enums.ComponentType.Application, subject.tool.name, { version: subject.tool.version }),
+  );
   const list = merged(components);
   const made = new Map(list.map((c) => [c.purl, toComponent(c)]));
   const used = new Set(list.flatMap((c) => c.dependsOn ?? []).filter((purl) => made.has(purl)));
   for (const c of list) {
     const component = made.get(c.purl)!;
     bom.components.add(component);
-    for (const purl of c.dependsOn ?? []) if (made.has(purl) && purl !== c.purl) component.dependencies.add(made.get(purl)!.bomRef);
+    for (const purl of c.dependsOn ?? [])
+      if (made.has(purl) && purl !== c.purl) component.dependencies.add(made.get(purl)!.bomRef);
     if (c.direct || !used.has(c.purl)) main.dependencies.add(component.bomRef);
   }
   const serializer = new Serialize.JsonSerializer(new Serialize.JSON.Normalize.Factory(SBOM_SPEC));

@@ -16,7 +16,14 @@ function moduleHash(sum: string | undefined): SbomComponent["properties"] {
 
 function goPurl(path: string, version: string): string {
   const slash = path.lastIndexOf("/");
-  return new PackageURL("golang", slash > 0 ? path.slice(0, slash) : undefined, slash > 0 ? path.slice(slash + 1) : path, version, undefined, undefined).toString();
+  return new PackageURL(
+    "golang",
+    slash > 0 ? path.slice(0, slash) : undefined,
+    slash > 0 ? path.slice(slash + 1) : path,
+    version,
+    undefined,
+    undefined,
+  ).toString();
 }
 
 export interface GoBuildInfo {
@@ -51,12 +58,19 @@ export function parseGoBuildInfo(text: string): GoBuildInfo {
       const replaced = modules[modules.length - 1]!;
       if (/^(\.|\/|[A-Za-z]:)/.test(path)) {
         // Replaced by a local folder: the module keeps its name and version, and has no go.sum hash.
-        modules[modules.length - 1] = { type: "library", name: replaced.name, version: replaced.version!, purl: replaced.purl, description: `replaced by the local folder ${path}` };
+        modules[modules.length - 1] = {
+          type: "library",
+          name: replaced.name,
+          version: replaced.version!,
+          purl: replaced.purl,
+          description: `replaced by the local folder ${path}`,
+        };
       } else if (version) {
         modules[modules.length - 1] = goModule(path, version, sum);
       }
     }
-    if ((kind === "dep" || kind === "=>") && requested) required.set(requested.path, { version: requested.version, purl: modules[modules.length - 1]!.purl });
+    if ((kind === "dep" || kind === "=>") && requested)
+      required.set(requested.path, { version: requested.version, purl: modules[modules.length - 1]!.purl });
   }
   return { goVersion, ...(main && { main }), modules, required };
 }
@@ -86,7 +100,8 @@ export function applyGoModGraph(info: GoBuildInfo, graph: string): void {
 
 export async function goBuildInfo(binary: string, projectDir?: string): Promise<GoBuildInfo> {
   const result = await exec("go", ["version", "-m", binary]);
-  if (result.code !== 0) throw new ExecutaError(`go version -m could not read the build info of ${binary}: ${tail(result.stderr, 2)}`);
+  if (result.code !== 0)
+    throw new ExecutaError(`go version -m could not read the build info of ${binary}: ${tail(result.stderr, 2)}`);
   const info = parseGoBuildInfo(result.stdout);
   if (projectDir) {
     const graph = await exec("go", ["mod", "graph"], { cwd: projectDir, timeoutMs: 120_000 });

@@ -13,7 +13,6 @@ export { npmComponents, packageFolderOf } from "./npm.js";
 export { goBuildInfo, goStdlib, parseGoBuildInfo } from "./go.js";
 export { cpython, pythonPackages } from "./python.js";
 export { jsRuntime } from "./runtime.js";
-export { SBOM_SPEC } from "./cyclonedx.js";
 export type { SbomComponent } from "./types.js";
 
 export const SBOM_FILE = "sbom.cdx.json";
@@ -25,11 +24,20 @@ export interface TargetContents {
   components: SbomComponent[];
 }
 
-const key = (components: readonly SbomComponent[]) => components.map((c) => c.purl).sort().join("\n");
+const key = (components: readonly SbomComponent[]) =>
+  components
+    .map((c) => c.purl)
+    .sort()
+    .join("\n");
 
 /** Writes the SBOM files into `dist`; returns their names. */
-export function writeSboms(dist: string, subject: Omit<BomSubject, "artifacts">, targets: readonly TargetContents[]): string[] {
-  const artifacts = (list: readonly TargetContents[]) => list.map((t) => ({ file: t.archive.file, sha256: t.archive.sha256, platform: t.platform }));
+export function writeSboms(
+  dist: string,
+  subject: Omit<BomSubject, "artifacts">,
+  targets: readonly TargetContents[],
+): string[] {
+  const artifacts = (list: readonly TargetContents[]) =>
+    list.map((t) => ({ file: t.archive.file, sha256: t.archive.sha256, platform: t.platform }));
   const all = targets.flatMap((t) => t.components);
   const written = [SBOM_FILE];
   writeAtomic(join(dist, SBOM_FILE), cyclonedxJson({ ...subject, artifacts: artifacts(targets) }, all), 0o644);

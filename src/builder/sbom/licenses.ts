@@ -47,7 +47,7 @@ const SPDX_BY_NAME: Record<string, string> = {
   "mozilla public license 1.1 (mpl 1.1)": "MPL-1.1",
   "mozilla public license 2.0 (mpl 2.0)": "MPL-2.0",
   "python software foundation license": "PSF-2.0",
-  "psf": "PSF-2.0",
+  psf: "PSF-2.0",
   "the unlicense (unlicense)": "Unlicense",
   "universal permissive license (upl)": "UPL-1.0",
   "zlib/libpng license": "Zlib",
@@ -74,13 +74,24 @@ export function spdxOf(text: string): string | undefined {
  * field or the license classifiers mapped to SPDX (several classifiers: all of them apply, AND),
  * else the text as the package states it.
  */
-export function pythonLicense(meta: { expression?: string | null; text?: string | null; classifiers?: readonly string[] }): string | undefined {
+export function pythonLicense(meta: {
+  expression?: string | null;
+  text?: string | null;
+  classifiers?: readonly string[];
+}): string | undefined {
   if (meta.expression?.trim()) return meta.expression.trim();
-  const text = meta.text?.trim() && !meta.text.includes("\n") && meta.text.length <= 80 && meta.text.trim().toUpperCase() !== "UNKNOWN" ? meta.text.trim() : undefined;
+  const text =
+    meta.text?.trim() &&
+    !meta.text.includes("\n") &&
+    meta.text.length <= 80 &&
+    meta.text.trim().toUpperCase() !== "UNKNOWN"
+      ? meta.text.trim()
+      : undefined;
   const fromText = text ? spdxOf(text) : undefined;
   if (fromText) return fromText;
   const classifiers = (meta.classifiers ?? []).filter((c) => c.startsWith("License ::"));
   const ids = [...new Set(classifiers.map(spdxOf))];
-  if (ids.length && ids.every((id): id is string => Boolean(id))) return ids.length === 1 ? ids[0] : ids.map((id) => (id.includes(" ") ? `(${id})` : id)).join(" AND ");
+  if (ids.length && ids.every((id): id is string => Boolean(id)))
+    return ids.length === 1 ? ids[0] : ids.map((id) => (id.includes(" ") ? `(${id})` : id)).join(" AND ");
   return text ?? classifiers[0]?.split("::").at(-1)?.trim();
 }

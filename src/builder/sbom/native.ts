@@ -18,7 +18,11 @@ export interface BundledLibrary {
 
 /** The project a library file belongs to, and the version string its bytes carry. */
 const KNOWN: Array<{ file: RegExp; project: string; version?: RegExp }> = [
-  { file: /^lib(ssl|crypto)\b/i, project: "openssl", version: /OpenSSL (\d+\.\d+\.\d+[a-z]?) +\d{1,2} [A-Z][a-z]{2} \d{4}/ },
+  {
+    file: /^lib(ssl|crypto)\b/i,
+    project: "openssl",
+    version: /OpenSSL (\d+\.\d+\.\d+[a-z]?) +\d{1,2} [A-Z][a-z]{2} \d{4}/,
+  },
   { file: /^(libz|zlib)\b/i, project: "zlib", version: /(?:deflate|inflate) (\d+\.\d+(?:\.\d+)*) Copyright/ },
   { file: /^libbz2\b/i, project: "bzip2", version: /\b(\d+\.\d+\.\d+), \d{1,2}-[A-Z][a-z]{2}-\d{4}/ },
   { file: /^liblzma\b/i, project: "xz" },
@@ -39,7 +43,10 @@ export function versionString(file: string, bytes: Buffer): string | undefined {
 
 /** `1:1.2.13.dfsg-1` -> `1.2.13`: the upstream part of a Debian version. */
 export function upstreamVersion(debian: string): string {
-  return debian.replace(/^\d+:/, "").replace(/-[^-]*$/, "").replace(/[.+~](dfsg|ds|really).*$/i, "");
+  return debian
+    .replace(/^\d+:/, "")
+    .replace(/-[^-]*$/, "")
+    .replace(/[.+~](dfsg|ds|really).*$/i, "");
 }
 
 interface DebPackage {
@@ -55,9 +62,15 @@ async function dpkgOwner(path: string): Promise<DebPackage | undefined> {
     const owner = await exec("dpkg-query", ["-S", candidate]);
     const pkg = owner.code === 0 ? /^([^:\s,]+(?::[^:\s,]+)?): /.exec(owner.stdout)?.[1] : undefined;
     if (!pkg) continue;
-    const shown = await exec("dpkg-query", ["-W", "-f", "${Package}\t${Version}\t${source:Package}\t${Architecture}", pkg]);
+    const shown = await exec("dpkg-query", [
+      "-W",
+      "-f",
+      "${Package}\t${Version}\t${source:Package}\t${Architecture}",
+      pkg,
+    ]);
     const [name, version, source, arch] = shown.stdout.trim().split("\t");
-    if (shown.code === 0 && name && version) return { package: name, version, source: source || name, arch: arch ?? "" };
+    if (shown.code === 0 && name && version)
+      return { package: name, version, source: source || name, arch: arch ?? "" };
   }
   return undefined;
 }
@@ -89,7 +102,14 @@ export async function nativeLibraries(libraries: readonly BundledLibrary[]): Pro
     const name = owner?.source ?? known?.project ?? stemOf(files[0]!);
     const version = versions[0] ?? (owner && upstreamVersion(owner.version));
     const purl = owner
-      ? new PackageURL("deb", os.id, owner.package, owner.version, { arch: owner.arch, ...(os.version && { distro: `${os.id}-${os.version}` }) }, undefined).toString()
+      ? new PackageURL(
+          "deb",
+          os.id,
+          owner.package,
+          owner.version,
+          { arch: owner.arch, ...(os.version && { distro: `${os.id}-${os.version}` }) },
+          undefined,
+        ).toString()
       : new PackageURL("generic", undefined, name, version, undefined, undefined).toString();
     const from = owner ? `the ${os.id} package ${owner.package} ${owner.version}` : "the build machine";
     return {

@@ -30,9 +30,12 @@ export function packageFolderOf(input: string): string | undefined {
 function licenseOf(pkg: Json): string | undefined {
   const license = pkg.license;
   if (typeof license === "string" && license) return license;
-  if (license && typeof license === "object" && typeof (license as Json).type === "string") return (license as Json).type as string;
+  if (license && typeof license === "object" && typeof (license as Json).type === "string")
+    return (license as Json).type as string;
   if (Array.isArray(pkg.licenses)) {
-    const types = pkg.licenses.map((l) => (l && typeof l === "object" ? (l as Json).type : undefined)).filter((t): t is string => typeof t === "string");
+    const types = pkg.licenses
+      .map((l) => (l && typeof l === "object" ? (l as Json).type : undefined))
+      .filter((t): t is string => typeof t === "string");
     if (types.length) return types.length === 1 ? types[0] : `(${types.join(" OR ")})`;
   }
   return undefined;
@@ -57,7 +60,9 @@ export function resolveFolder(from: string, name: string, bundled: ReadonlySet<s
 /** Every dependency name a package.json declares (optional and peer ones too: bundled, they are used). */
 function dependencyNames(pkg: Json | undefined, withDev = false): string[] {
   const fields = ["dependencies", "optionalDependencies", "peerDependencies", ...(withDev ? ["devDependencies"] : [])];
-  return [...new Set(fields.flatMap((f) => (pkg?.[f] && typeof pkg[f] === "object" ? Object.keys(pkg[f] as Json) : [])))];
+  return [
+    ...new Set(fields.flatMap((f) => (pkg?.[f] && typeof pkg[f] === "object" ? Object.keys(pkg[f] as Json) : []))),
+  ];
 }
 
 /**
@@ -78,17 +83,32 @@ export function npmComponents(projectDir: string, inputs: readonly string[]): Sb
     const version = typeof pkg?.version === "string" ? pkg.version : undefined;
     if (!name || !version) continue;
     const at = name.startsWith("@") ? name.indexOf("/") : -1;
-    purls.set(folder, new PackageURL("npm", at > 0 ? name.slice(0, at) : undefined, at > 0 ? name.slice(at + 1) : name, version, undefined, undefined).toString());
+    purls.set(
+      folder,
+      new PackageURL(
+        "npm",
+        at > 0 ? name.slice(0, at) : undefined,
+        at > 0 ? name.slice(at + 1) : name,
+        version,
+        undefined,
+        undefined,
+      ).toString(),
+    );
   }
-  const uses = (from: string, names: string[]) =>
-    [...new Set(names.map((n) => purls.get(resolveFolder(from, n, bundled) ?? "")).filter((p): p is string => Boolean(p)))];
+  const uses = (from: string, names: string[]) => [
+    ...new Set(
+      names.map((n) => purls.get(resolveFolder(from, n, bundled) ?? "")).filter((p): p is string => Boolean(p)),
+    ),
+  ];
   const direct = new Set(uses("", dependencyNames(readJson(join(projectDir, "package.json")), true)));
   const out: SbomComponent[] = [];
   for (const [folder, pkg] of manifests) {
     const purl = purls.get(folder);
     if (!pkg || !purl) continue;
     const license = licenseOf(pkg);
-    const hashes = integrityHash(typeof locked[folder]?.integrity === "string" ? (locked[folder]!.integrity as string) : undefined);
+    const hashes = integrityHash(
+      typeof locked[folder]?.integrity === "string" ? (locked[folder]!.integrity as string) : undefined,
+    );
     const dependsOn = uses(folder, dependencyNames(pkg)).filter((p) => p !== purl);
     out.push({
       type: "library",

@@ -14,7 +14,14 @@ const HELPER = join(HELPERS_DIR, "python", "pyinstaller_packages.py");
 const normalise = (name: string) => name.toLowerCase().replace(/[-_.]+/g, "-");
 
 interface Collected {
-  packages: Array<{ name: string; version: string; expression: string | null; text: string | null; classifiers: string[]; requires: string[] }>;
+  packages: Array<{
+    name: string;
+    version: string;
+    expression: string | null;
+    text: string | null;
+    classifiers: string[];
+    requires: string[];
+  }>;
   libraries: BundledLibrary[];
 }
 
@@ -22,11 +29,21 @@ interface Collected {
  * What PyInstaller put into the artifact, from its work folder: the distributions (with the
  * requirements between them; `declared` names the project's own) and the native libraries.
  */
-export async function pythonPackages(python: string, pyinstallerWork: string, declared: readonly string[] = []): Promise<SbomComponent[]> {
+export async function pythonPackages(
+  python: string,
+  pyinstallerWork: string,
+  declared: readonly string[] = [],
+): Promise<SbomComponent[]> {
   const result = await exec(python, [HELPER, pyinstallerWork]);
-  if (result.code !== 0) throw new ExecutaError(`could not list the Python packages PyInstaller collected: ${tail(result.stderr, 3)}`);
+  if (result.code !== 0)
+    throw new ExecutaError(`could not list the Python packages PyInstaller collected: ${tail(result.stderr, 3)}`);
   const found = JSON.parse(result.stdout) as Collected;
-  const purls = new Map(found.packages.map((d) => [normalise(d.name), new PackageURL("pypi", undefined, normalise(d.name), d.version, undefined, undefined).toString()]));
+  const purls = new Map(
+    found.packages.map((d) => [
+      normalise(d.name),
+      new PackageURL("pypi", undefined, normalise(d.name), d.version, undefined, undefined).toString(),
+    ]),
+  );
   const direct = new Set(declared.map(normalise));
   const packages = found.packages.map((d): SbomComponent => {
     const license = pythonLicense({ expression: d.expression, text: d.text, classifiers: d.classifiers });

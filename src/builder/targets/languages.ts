@@ -36,5 +36,7 @@ export interface MatrixEntry {
 /** The build matrix of a language's generated workflow: every target `executa build` accepts that a runner can build. */
 export function workflowMatrix(language: Language): MatrixEntry[] {
   if (language !== "python") return buildTargets(language).map((target) => ({ target, os: CROSS_RUNNER }));
-  return buildTargets(language).flatMap((target) => (NATIVE_RUNNERS[target] ? [{ target, os: NATIVE_RUNNERS[target]! }] : []));
+  return buildTargets(language).flatMap((target) =>
+    NATIVE_RUNNERS[target] ? [{ target, os: NATIVE_RUNNERS[target]! }] : [],
+  );
 }

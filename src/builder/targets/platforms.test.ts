@@ -12,12 +12,15 @@ test("--target: default host, comma lists, repeats, all", () => {
 });
 
 test("an unknown target is an error that lists the valid keys", () => {
-  assert.throws(() => parseTargets("linux-arm64"), (e: unknown) => {
-    assert.ok(e instanceof ExecutaError);
-    assert.match(e.message, /unknown target 'linux-arm64'/);
-    for (const key of PLATFORM_KEYS) assert.ok(e.hint?.includes(key));
-    return true;
-  });
+  assert.throws(
+    () => parseTargets("linux-arm64"),
+    (e: unknown) => {
+      assert.ok(e instanceof ExecutaError);
+      assert.match(e.message, /unknown target 'linux-arm64'/);
+      for (const key of PLATFORM_KEYS) assert.ok(e.hint?.includes(key));
+      return true;
+    },
+  );
 });
 
 test("node packages per platform, and no linux-armv7l at the pinned version", () => {

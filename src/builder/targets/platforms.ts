@@ -46,9 +46,12 @@ export function nodeTargetExists(key: PlatformKey): boolean {
 export function nodeRuntimeFor(key: PlatformKey): NodeRuntime {
   const pkg = NODE_PACKAGES[key];
   if (!pkg) {
-    throw new ExecutaError(`Node ${NODE_VERSION} has no ${key} build on the npm registry, so a TypeScript plugin cannot target ${key} as a Node single executable`, {
-      hint: `drop ${key} from --target, or use --runtime bun where Bun has the platform, or write the plugin in Go (which builds ${key})`,
-    });
+    throw new ExecutaError(
+      `Node ${NODE_VERSION} has no ${key} build on the npm registry, so a TypeScript plugin cannot target ${key} as a Node single executable`,
+      {
+        hint: `drop ${key} from --target, or use --runtime bun where Bun has the platform, or write the plugin in Go (which builds ${key})`,
+      },
+    );
   }
   return { pkg, version: NODE_VERSION, binary: PLATFORMS[key].os === "windows" ? "bin/node.exe" : "bin/node" };
 }
@@ -56,7 +59,9 @@ export function nodeRuntimeFor(key: PlatformKey): NodeRuntime {
 export function bunTargetFor(key: PlatformKey): { target: string; pkg: string; version: string; binary: string } {
   const bun = BUN_TARGETS[key];
   if (!bun) {
-    throw new ExecutaError(`Bun has no ${key} build`, { hint: `drop ${key} from --target, or use the default Node runtime` });
+    throw new ExecutaError(`Bun has no ${key} build`, {
+      hint: `drop ${key} from --target, or use the default Node runtime`,
+    });
   }
   return { ...bun, version: BUN_VERSION, binary: PLATFORMS[key].os === "windows" ? "bin/bun.exe" : "bin/bun" };
 }
@@ -80,7 +85,10 @@ export function hostKey(): PlatformKey {
 }
 
 /** Parses `--target`: comma-separated keys, `all`, or nothing (the host's key). */
-export function parseTargets(spec: string | readonly string[] | undefined, all: readonly PlatformKey[] = PLATFORM_KEYS): PlatformKey[] {
+export function parseTargets(
+  spec: string | readonly string[] | undefined,
+  all: readonly PlatformKey[] = PLATFORM_KEYS,
+): PlatformKey[] {
   const items = (Array.isArray(spec) ? spec : spec === undefined ? [] : [spec])
     .flatMap((s: string) => s.split(","))
     .map((s: string) => s.trim())
@@ -97,7 +105,9 @@ export function parseTargets(spec: string | readonly string[] | undefined, all: 
       continue;
     }
     if (!(PLATFORM_KEYS as readonly string[]).includes(item)) {
-      throw new ExecutaError(`unknown target '${item}'`, { hint: `valid targets: ${PLATFORM_KEYS.join(", ")}, or all` });
+      throw new ExecutaError(`unknown target '${item}'`, {
+        hint: `valid targets: ${PLATFORM_KEYS.join(", ")}, or all`,
+      });
     }
     out.push(item as PlatformKey);
   }

@@ -13,8 +13,16 @@ function comparable(r: Response): string {
   return JSON.stringify([rest, r.frame.error ?? null]);
 }
 
-async function answer(session: Session, ctx: CheckContext, tool: ToolDefinition, credentials?: Record<string, string>): Promise<Response | undefined> {
-  const r = await answerOf(session, tool.name, validArguments(tool), { timeoutMs: ctx.toolTimeoutMs(tool), ...(credentials && { credentials }) });
+async function answer(
+  session: Session,
+  ctx: CheckContext,
+  tool: ToolDefinition,
+  credentials?: Record<string, string>,
+): Promise<Response | undefined> {
+  const r = await answerOf(session, tool.name, validArguments(tool), {
+    timeoutMs: ctx.toolTimeoutMs(tool),
+    ...(credentials && { credentials }),
+  });
   return isLost(r) ? undefined : r;
 }
 
@@ -29,7 +37,8 @@ async function dependsOn(ask: (variant: 0 | 1) => Promise<Response | undefined>)
 
 export const credentialsCheck: Check = {
   id: "invoke.credentials",
-  description: "a credential the manifest declares is read from the invoke's context.credentials; without it the tool says it failed",
+  description:
+    "a credential the manifest declares is read from the invoke's context.credentials; without it the tool says it failed",
   rule: Rule.credentials,
   needs: ["alive", "tools"],
   async run(ctx) {
@@ -47,17 +56,26 @@ export const credentialsCheck: Check = {
         const r = await answerOf(session, tool.name, validArguments(tool), { timeoutMs: ctx.toolTimeoutMs(tool) });
         if (isLost(r)) f.fail(`${tool.name} without ${names.join(", ")} in the context: ${r.lost}`, r.rule);
         else if ((r.frame.result as { success?: unknown } | undefined)?.success === true) {
-          f.warn(`${tool.name} without ${names.join(", ")} answers "success": true (${show(r.frame.result, 160)}); a missing credential is an expected failure: {"success": false, "error": "... not configured ..."}`, Rule.errorFrameTip);
+          f.warn(
+            `${tool.name} without ${names.join(", ")} answers "success": true (${show(r.frame.result, 160)}); a missing credential is an expected failure: {"success": false, "error": "... not configured ..."}`,
+            Rule.errorFrameTip,
+          );
         }
       }
-      return f.outcome(`${dependent.map((t) => t.name).join(", ")} read ${names.join(", ")} from context.credentials`, f.failed ? frames(session, 4) : "");
+      return f.outcome(
+        `${dependent.map((t) => t.name).join(", ")} read ${names.join(", ")} from context.credentials`,
+        f.failed ? frames(session, 4) : "",
+      );
     }
     // Nothing changed with the context: does the plugin read the environment instead?
     const [envA, envB] = await Promise.all([ctx.invokingSession({ env: ctx.credentials(0) }), ctx.invokingSession({ env: ctx.credentials(1) })]);
     for (const tool of ctx.eachTool()) {
       if (await dependsOn((v) => answer(v === 0 ? envA : envB, ctx, tool))) {
         const f = new Findings();
-        f.warn(`${tool.name} reads ${names.join(", ")} from the environment but ignores context.credentials (changing the context changed nothing, changing the environment did); the Agent passes credentials only in params.context.credentials`, Rule.credentials);
+        f.warn(
+          `${tool.name} reads ${names.join(", ")} from the environment but ignores context.credentials (changing the context changed nothing, changing the environment did); the Agent passes credentials only in params.context.credentials`,
+          Rule.credentials,
+        );
         return f.outcome();
       }
     }

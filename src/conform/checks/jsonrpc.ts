@@ -19,7 +19,12 @@ export interface LineProbe {
 }
 
 /** Sends `line` (if any), then a ping; once the ping is answered (or not), listens a little longer. */
-export async function probeLine(session: Session, waitMs: number, line?: string | Buffer, since = session.now()): Promise<LineProbe> {
+export async function probeLine(
+  session: Session,
+  waitMs: number,
+  line?: string | Buffer,
+  since = session.now(),
+): Promise<LineProbe> {
   const mark = since;
   if (line !== undefined) session.sendRaw(line);
   let stopped: string | undefined;
@@ -35,19 +40,30 @@ export async function probeLine(session: Session, waitMs: number, line?: string 
 /** The verdict on what a line that is not a request got: id null and `code` is right; another code is advice; no id member, a wrong id or death is a failure; silence is advice. */
 function judgeNonRequest(f: Findings, sent: string, probe: LineProbe, code: number, session: Session): void {
   if (probe.stopped && !session.alive) {
-    f.fail(`sent ${sent}: ${probe.stopped}; a line the plugin cannot handle must not end it${frames(session, 4)}`, Rule.keepReading);
+    f.fail(
+      `sent ${sent}: ${probe.stopped}; a line the plugin cannot handle must not end it${frames(session, 4)}`,
+      Rule.keepReading,
+    );
     return;
   }
   const bad = probe.strays.find((s) => s.kind !== "null-id");
   if (bad) f.fail(`sent ${sent}: answered ${describeStray(bad)}`, Rule.responseId);
   const nulls = probe.strays.filter((s) => s.kind === "null-id");
   if (nulls.length === 0 && !bad) {
-    if (probe.stopped) f.fail(`sent ${sent}: after it the plugin stopped answering (${probe.stopped})${frames(session, 4)}`, Rule.keepReading);
+    if (probe.stopped)
+      f.fail(
+        `sent ${sent}: after it the plugin stopped answering (${probe.stopped})${frames(session, 4)}`,
+        Rule.keepReading,
+      );
     else f.warn(`sent ${sent}: no answer (JSON-RPC 2.0 answers it ${code} with id null)`, Rule.errorCodes);
     return;
   }
   const wrong = nulls.find((s) => errorCode(s.frame) !== code);
-  if (wrong) f.warn(`sent ${sent}: answered ${show(wrong.frame.error ?? wrong.frame, 160)} with id null, expected code ${code}`, Rule.errorCodes);
+  if (wrong)
+    f.warn(
+      `sent ${sent}: answered ${show(wrong.frame.error ?? wrong.frame, 160)} with id null, expected code ${code}`,
+      Rule.errorCodes,
+    );
 }
 
 export const unknownMethodCheck: Check = {
@@ -63,10 +79,18 @@ export const unknownMethodCheck: Check = {
     } catch (error) {
       if (!(error instanceof RpcTimeout) && session.alive) throw error;
       const stray = session.strays.find((s) => s.kind === "no-id");
-      if (stray) return fail(`the unknown method was answered ${describeStray(stray)}${frames(session, 4)}`, Rule.responseId);
-      return fail(`${(error as Error).message}: a request must be answered, an unknown method with -32601${frames(session, 4)}`, session.alive ? Rule.reply : Rule.keepReading);
+      if (stray)
+        return fail(`the unknown method was answered ${describeStray(stray)}${frames(session, 4)}`, Rule.responseId);
+      return fail(
+        `${(error as Error).message}: a request must be answered, an unknown method with -32601${frames(session, 4)}`,
+        session.alive ? Rule.reply : Rule.keepReading,
+      );
     }
-    if (errorCode(r.frame) !== RpcError.MethodNotFound) return warn(`expected error -32601, got ${show(r.frame.error ?? { result: r.frame.result })}${frames(session, 4)}`, Rule.errorCodes);
+    if (errorCode(r.frame) !== RpcError.MethodNotFound)
+      return warn(
+        `expected error -32601, got ${show(r.frame.error ?? { result: r.frame.result })}${frames(session, 4)}`,
+        Rule.errorCodes,
+      );
     return pass();
   },
 };
@@ -79,7 +103,13 @@ export const parseErrorCheck: Check = {
   async run(ctx) {
     const session = await ctx.readySession();
     const f = new Findings();
-    judgeNonRequest(f, "a truncated JSON line", await probeLine(session, ctx.waits.healthMs, '{"jsonrpc": "2.0", "id": 7, "method": "describe"'), RpcError.ParseError, session);
+    judgeNonRequest(
+      f,
+      "a truncated JSON line",
+      await probeLine(session, ctx.waits.healthMs, '{"jsonrpc": "2.0", "id": 7, "method": "describe"'),
+      RpcError.ParseError,
+      session,
+    );
     return f.outcome();
   },
 };
@@ -88,7 +118,8 @@ const BATCH_ID = "executa-batch-1";
 
 export const invalidRequestCheck: Check = {
   id: "jsonrpc.invalid-request",
-  description: "JSON that is not a request object (a number, a string) is answered -32600 with id null; a batch gets -32600 or an answer per element",
+  description:
+    "JSON that is not a request object (a number, a string) is answered -32600 with id null; a batch gets -32600 or an answer per element",
   rule: "JSON-RPC 2.0 §5.1: -32600 Invalid Request, with id null; batches: " + Rule.batches,
   needs: ["alive"],
   async run(ctx) {
@@ -96,13 +127,31 @@ export const invalidRequestCheck: Check = {
     const f = new Findings();
     // A batch: -32600 with id null, or the element answered with its own id; both are right.
     const mark = session.now();
-    const element = session.callRaw(`[{"jsonrpc": "2.0", "id": "${BATCH_ID}", "method": "describe"}]`, BATCH_ID, "batch");
+    const element = session.callRaw(
+      `[{"jsonrpc": "2.0", "id": "${BATCH_ID}", "method": "describe"}]`,
+      BATCH_ID,
+      "batch",
+    );
     element.catch(() => undefined);
     const batch = await probeLine(session, ctx.waits.healthMs, undefined, mark);
-    const perElement = await Promise.race([element.then(() => true, () => false), sleep(0).then(() => false)]);
-    if (!perElement) judgeNonRequest(f, "a batch of one describe", { ...batch, strays: batch.strays.filter((s) => s.frame.id !== BATCH_ID) }, RpcError.InvalidRequest, session);
+    const perElement = await Promise.race([
+      element.then(
+        () => true,
+        () => false,
+      ),
+      sleep(0).then(() => false),
+    ]);
+    if (!perElement)
+      judgeNonRequest(
+        f,
+        "a batch of one describe",
+        { ...batch, strays: batch.strays.filter((s) => s.frame.id !== BATCH_ID) },
+        RpcError.InvalidRequest,
+        session,
+      );
     if (session.alive) {
-      for (const line of ["42", '"describe"']) judgeNonRequest(f, line, await probeLine(session, ctx.waits.healthMs, line), RpcError.InvalidRequest, session);
+      for (const line of ["42", '"describe"'])
+        judgeNonRequest(f, line, await probeLine(session, ctx.waits.healthMs, line), RpcError.InvalidRequest, session);
     }
     return f.outcome(perElement ? "the batch was answered per element" : undefined);
   },
@@ -120,7 +169,10 @@ export const idZeroCheck: Check = {
     } catch (error) {
       const stray = session.strays[0];
       const rule = stray ? Rule.responseId : session.alive ? Rule.reply : Rule.keepReading;
-      return fail(`the request with id 0 got no answer with id 0: ${(error as Error).message}${stray ? ` (it answered ${describeStray(stray)})` : ""}${frames(session, 4)}`, rule);
+      return fail(
+        `the request with id 0 got no answer with id 0: ${(error as Error).message}${stray ? ` (it answered ${describeStray(stray)})` : ""}${frames(session, 4)}`,
+        rule,
+      );
     }
     return pass();
   },
@@ -136,10 +188,22 @@ export const notificationCheck: Check = {
     const mark = session.now();
     session.send({ jsonrpc: "2.0", method: "health" });
     session.send({ jsonrpc: "2.0", method: "executa.conformance/notify", params: {} });
-    session.send({ jsonrpc: "2.0", method: "invoke", params: { tool: "executa_conformance_no_such_tool", arguments: {} } });
+    session.send({
+      jsonrpc: "2.0",
+      method: "invoke",
+      params: { tool: "executa_conformance_no_such_tool", arguments: {} },
+    });
     const probe = await probeLine(session, ctx.waits.healthMs, undefined, mark);
-    if (probe.strays.length > 0) return fail(`replied to the notifications (${probe.strays.length} answer(s)), e.g. ${describeStray(probe.strays[0]!)}${frames(session)}`, Rule.noNotificationReply);
-    if (probe.stopped) return fail(`no answer to the request after the notifications: ${probe.stopped}${frames(session)}`, session.alive ? Rule.reply : Rule.keepReading);
+    if (probe.strays.length > 0)
+      return fail(
+        `replied to the notifications (${probe.strays.length} answer(s)), e.g. ${describeStray(probe.strays[0]!)}${frames(session)}`,
+        Rule.noNotificationReply,
+      );
+    if (probe.stopped)
+      return fail(
+        `no answer to the request after the notifications: ${probe.stopped}${frames(session)}`,
+        session.alive ? Rule.reply : Rule.keepReading,
+      );
     return pass();
   },
 };

@@ -1,5 +1,11 @@
 /** describe, staying alive, and stopping on EOF and SIGTERM. */
-import { canonicalManifestJson, formatDiagnostic, Timeouts, validateManifest, type Diagnostic } from "../../protocol/index.js";
+import {
+  canonicalManifestJson,
+  formatDiagnostic,
+  Timeouts,
+  validateManifest,
+  type Diagnostic,
+} from "../../protocol/index.js";
 import { describeExit, type Response, type Session } from "../../host/index.js";
 import { validArguments } from "../args.js";
 import { frames, show } from "../context.js";
@@ -10,8 +16,14 @@ import { fail, Findings, pass, skip, warn, type Check } from "../types.js";
 export const PING = "executa.conformance/ping";
 
 const SPEC_REQUIRED_PATHS = [
-  /^\$$/, /^\$\.version$/, /^\$\.description$/, /^\$\.tools$/, /^\$\.tools\[\d+\]$/, /^\$\.tools\[\d+\]\.description$/,
-  /^\$\.tools\[\d+\]\.parameters$/, /^\$\.tools\[\d+\]\.parameters\[\d+\](\.name|\.type)?$/,
+  /^\$$/,
+  /^\$\.version$/,
+  /^\$\.description$/,
+  /^\$\.tools$/,
+  /^\$\.tools\[\d+\]$/,
+  /^\$\.tools\[\d+\]\.description$/,
+  /^\$\.tools\[\d+\]\.parameters$/,
+  /^\$\.tools\[\d+\]\.parameters\[\d+\](\.name|\.type)?$/,
 ];
 
 /** Validator findings listed one by one in the describe check's message; the rest are counted. */
@@ -31,15 +43,36 @@ export const describeCheck: Check = {
   needs: [],
   async run(ctx) {
     const { describe, session } = ctx.probe;
-    if (describe.error || !describe.frame) return fail(`describe got no answer: ${describe.error ?? "none"}${frames(session)}`, Rule.describeTimeout);
-    if (describe.file?.error) return fail(`describe was answered by a file-transport pointer the host could not accept: ${describe.file.error}`, Rule.fileTransport);
+    if (describe.error || !describe.frame)
+      return fail(`describe got no answer: ${describe.error ?? "none"}${frames(session)}`, Rule.describeTimeout);
+    if (describe.file?.error)
+      return fail(
+        `describe was answered by a file-transport pointer the host could not accept: ${describe.file.error}`,
+        Rule.fileTransport,
+      );
     if (describe.timedOut) {
-      return fail(`describe answered after ${((describe.ms ?? 0) / 1000).toFixed(1)} s; the Agent waits ${Timeouts.describeMs / 1000} s and then gives up on the plugin${frames(session, 4)}`, Rule.describeTimeout);
+      return fail(
+        `describe answered after ${((describe.ms ?? 0) / 1000).toFixed(1)} s; the Agent waits ${Timeouts.describeMs / 1000} s and then gives up on the plugin${frames(session, 4)}`,
+        Rule.describeTimeout,
+      );
     }
-    if ("error" in describe.frame) return fail(`describe answered an error instead of the manifest: ${show(describe.frame.error)}${frames(session, 4)}`, Rule.manifestFields);
+    if ("error" in describe.frame)
+      return fail(
+        `describe answered an error instead of the manifest: ${show(describe.frame.error)}${frames(session, 4)}`,
+        Rule.manifestFields,
+      );
     const result = describe.frame.result;
-    if (result && typeof result === "object" && !Array.isArray(result) && "manifest" in result && !("tools" in result)) {
-      return fail(`describe wrapped the manifest in {"manifest": ...}; the result must be the bare manifest (the host reads name, tools ... at the top)`, Rule.manifestFields);
+    if (
+      result &&
+      typeof result === "object" &&
+      !Array.isArray(result) &&
+      "manifest" in result &&
+      !("tools" in result)
+    ) {
+      return fail(
+        `describe wrapped the manifest in {"manifest": ...}; the result must be the bare manifest (the host reads name, tools ... at the top)`,
+        Rule.manifestFields,
+      );
     }
     const diagnostics = validateManifest(result, { source: "describe" });
     const f = new Findings();
@@ -66,13 +99,18 @@ export function manifestTextCheck(expected: string, defaultName?: string): Check
     needs: ["manifest"],
     async run(ctx) {
       const result = ctx.probe.describe.frame?.result;
-      const named = defaultName && result && typeof result === "object" && !Array.isArray(result) && !("name" in result) ? { name: defaultName, ...result } : result;
+      const named =
+        defaultName && result && typeof result === "object" && !Array.isArray(result) && !("name" in result)
+          ? { name: defaultName, ...result }
+          : result;
       const actual = canonicalManifestJson(named);
       if (actual === expected) return pass();
       const a = actual.split("\n");
       const e = expected.split("\n");
       const line = a.findIndex((l, i) => l !== e[i]);
-      return fail(`describe differs from manifest.json at line ${line + 1}:\n    expected: ${e[line] ?? "(end of file)"}\n    describe: ${a[line] ?? "(end of output)"}\n  (run \`executa manifest\`, then build again)`);
+      return fail(
+        `describe differs from manifest.json at line ${line + 1}:\n    expected: ${e[line] ?? "(end of file)"}\n    describe: ${a[line] ?? "(end of output)"}\n  (run \`executa manifest\`, then build again)`,
+      );
     },
   };
 }
@@ -83,8 +121,11 @@ export const aliveCheck: Check = {
   rule: Rule.keepReading,
   needs: [],
   async run(ctx) {
-    if (!ctx.probe.describe.frame) return skip("describe never answered, so there was no response to stay alive after (see describe)");
-    return ctx.probe.alive.ok ? pass() : fail(ctx.probe.alive.message ?? "the plugin did not stay alive", Rule.keepReading);
+    if (!ctx.probe.describe.frame)
+      return skip("describe never answered, so there was no response to stay alive after (see describe)");
+    return ctx.probe.alive.ok
+      ? pass()
+      : fail(ctx.probe.alive.message ?? "the plugin did not stay alive", Rule.keepReading);
   },
 };
 
@@ -111,9 +152,16 @@ export const eofCheck: Check = {
     const inFlight: { label: string; promise: Promise<Response>; answered?: boolean }[] = [
       { label: "describe", promise: session.call("describe") },
       { label: "an unknown method", promise: session.call(PING) },
-      ...ctx.tools.map((tool) => ({ label: `invoke ${tool.name}`, promise: session.callInvoke(tool.name, validArguments(tool), { credentials: ctx.credentials() }).promise })),
+      ...ctx.tools.map((tool) => ({
+        label: `invoke ${tool.name}`,
+        promise: session.callInvoke(tool.name, validArguments(tool), { credentials: ctx.credentials() }).promise,
+      })),
     ];
-    for (const r of inFlight) r.promise.then(() => (r.answered = true), () => undefined);
+    for (const r of inFlight)
+      r.promise.then(
+        () => (r.answered = true),
+        () => undefined,
+      );
     const closed = performance.now();
     const closedAt = session.now();
     session.closeStdin();
@@ -132,13 +180,24 @@ export const eofCheck: Check = {
     const f = new Findings();
     const lost = inFlight.filter((r) => !r.answered);
     if (lost.length) {
-      const how = session.exit ? `the plugin exited (${describeExit(session.exit)})` : `the plugin was still running ${Math.round((performance.now() - closed) / 1000)} s later`;
-      f.fail(`${lost.length} of ${inFlight.length} requests in flight when stdin closed were never answered (${lost.map((r) => r.label).join(", ")}); ${how}. A plugin must answer what it read before it exits${frames(session, 6)}`, Rule.reply);
+      const how = session.exit
+        ? `the plugin exited (${describeExit(session.exit)})`
+        : `the plugin was still running ${Math.round((performance.now() - closed) / 1000)} s later`;
+      f.fail(
+        `${lost.length} of ${inFlight.length} requests in flight when stdin closed were never answered (${lost.map((r) => r.label).join(", ")}); ${how}. A plugin must answer what it read before it exits${frames(session, 6)}`,
+        Rule.reply,
+      );
     }
     const exit = session.exit;
-    if (!exit) f.warn(`still running ${Timeouts.sigtermGraceMs / 1000} s after stdin closed; stdin EOF is the Agent's request to shut down`, Rule.eofExit);
+    if (!exit)
+      f.warn(
+        `still running ${Timeouts.sigtermGraceMs / 1000} s after stdin closed; stdin EOF is the Agent's request to shut down`,
+        Rule.eofExit,
+      );
     else if (exit.code !== 0) f.warn(`exited with ${describeExit(exit)} on EOF, expected exit code 0`, Rule.eofExit);
-    return f.outcome(`answered ${inFlight.length} in-flight request(s), exited 0 ${Math.round((exit?.t ?? closedAt) - closedAt)} ms after EOF`);
+    return f.outcome(
+      `answered ${inFlight.length} in-flight request(s), exited 0 ${Math.round((exit?.t ?? closedAt) - closedAt)} ms after EOF`,
+    );
   },
 };
 
@@ -151,12 +210,28 @@ export const sigtermCheck: Check = {
     if (process.platform === "win32") return skip("Windows has no SIGTERM");
     const session = ctx.session();
     const notReady = await ready(session, ctx.waits.describeMs);
-    if (notReady) return fail(`the plugin did not answer before SIGTERM: ${notReady}`, session.alive ? Rule.reply : Rule.keepReading);
+    if (notReady)
+      return fail(
+        `the plugin did not answer before SIGTERM: ${notReady}`,
+        session.alive ? Rule.reply : Rule.keepReading,
+      );
     const started = performance.now();
     const { exit, killed } = await session.terminate(ctx.waits.sigtermGraceMs);
-    if (killed) return warn(`ignored SIGTERM: still running ${Timeouts.sigtermGraceMs / 1000} s later, so the Agent would SIGKILL it (in-flight work and unflushed output lost)${frames(session, 4)}`, Rule.sigterm);
-    if (exit?.signal === "SIGTERM") return warn("died of SIGTERM's default action instead of handling it (no flush, no clean exit 0); install a SIGTERM handler that stops reading and exits 0", Rule.sigterm);
-    if (exit?.code !== 0) return warn(`exited with ${describeExit(exit)} on SIGTERM, expected exit code 0${frames(session, 4)}`, Rule.sigterm);
+    if (killed)
+      return warn(
+        `ignored SIGTERM: still running ${Timeouts.sigtermGraceMs / 1000} s later, so the Agent would SIGKILL it (in-flight work and unflushed output lost)${frames(session, 4)}`,
+        Rule.sigterm,
+      );
+    if (exit?.signal === "SIGTERM")
+      return warn(
+        "died of SIGTERM's default action instead of handling it (no flush, no clean exit 0); install a SIGTERM handler that stops reading and exits 0",
+        Rule.sigterm,
+      );
+    if (exit?.code !== 0)
+      return warn(
+        `exited with ${describeExit(exit)} on SIGTERM, expected exit code 0${frames(session, 4)}`,
+        Rule.sigterm,
+      );
     return pass(`exited 0 after ${Math.round(performance.now() - started)} ms`);
   },
 };
@@ -176,11 +251,18 @@ export const stdoutCheck: Check = {
     for (const { check, session } of ctx.shared.sessions) {
       total += session.noiseCount + (session.partialLine ? 1 : 0);
       oversize ||= session.oversizeLines.length > 0;
-      for (const n of session.noise.slice(0, 6)) found.push(`    [${check}] ${n.why}: ${JSON.stringify(n.line.slice(0, 160))}`);
-      if (session.partialLine) found.push(`    [${check}] stdout ended in the middle of a line: ${JSON.stringify(session.partialLine.slice(0, 160))}`);
+      for (const n of session.noise.slice(0, 6))
+        found.push(`    [${check}] ${n.why}: ${JSON.stringify(n.line.slice(0, 160))}`);
+      if (session.partialLine)
+        found.push(
+          `    [${check}] stdout ended in the middle of a line: ${JSON.stringify(session.partialLine.slice(0, 160))}`,
+        );
     }
     if (total === 0) return pass();
-    return fail(`stdout carried ${total} line(s) that are not JSON-RPC frames (print logs and banners to stderr):\n${found.slice(0, 6).join("\n")}`, oversize ? `${Rule.stdoutFrames} ${Rule.frameSize}` : Rule.stdoutFrames);
+    return fail(
+      `stdout carried ${total} line(s) that are not JSON-RPC frames (print logs and banners to stderr):\n${found.slice(0, 6).join("\n")}`,
+      oversize ? `${Rule.stdoutFrames} ${Rule.frameSize}` : Rule.stdoutFrames,
+    );
   },
 };
 
@@ -195,11 +277,19 @@ export const orphansCheck: Check = {
   async run(ctx) {
     const escaped = ctx.shared.sessions.filter((s) => s.session.escapedDescendants.length > 0);
     if (escaped.length > 0) {
-      const names = [...new Set(escaped.flatMap((s) => s.session.escapedDescendants.map((p) => `${p.name} (pid ${p.pid})`)))].slice(0, 5);
-      return fail(`a process the plugin started left its process group and outlived the plugin: ${names.join(", ")} (in ${escaped.length} session(s): ${[...new Set(escaped.map((s) => s.check))].slice(0, 5).join(", ")}); the host ended it. Anna's runner ends only the plugin's group: keep helpers in it (no setsid, no detached spawn) and stop them before exiting`, Rule.orphans);
+      const names = [
+        ...new Set(escaped.flatMap((s) => s.session.escapedDescendants.map((p) => `${p.name} (pid ${p.pid})`))),
+      ].slice(0, 5);
+      return fail(
+        `a process the plugin started left its process group and outlived the plugin: ${names.join(", ")} (in ${escaped.length} session(s): ${[...new Set(escaped.map((s) => s.check))].slice(0, 5).join(", ")}); the host ended it. Anna's runner ends only the plugin's group: keep helpers in it (no setsid, no detached spawn) and stop them before exiting`,
+        Rule.orphans,
+      );
     }
     const held = ctx.shared.sessions.filter((s) => s.session.stdoutHeldOpen);
     if (held.length === 0) return pass();
-    return warn(`the plugin exited, but a child it started kept stdout open (in ${held.length} session(s): ${[...new Set(held.map((s) => s.check))].slice(0, 5).join(", ")}); the host ended its process group. Start helpers with stdout redirected (e.g. to stderr or /dev/null), and stop them before exiting`, Rule.orphans);
+    return warn(
+      `the plugin exited, but a child it started kept stdout open (in ${held.length} session(s): ${[...new Set(held.map((s) => s.check))].slice(0, 5).join(", ")}); the host ended its process group. Start helpers with stdout redirected (e.g. to stderr or /dev/null), and stop them before exiting`,
+      Rule.orphans,
+    );
   },
 };

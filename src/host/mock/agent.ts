@@ -11,7 +11,15 @@ import { MOCK_MODEL } from "./sampling.js";
 import type { Answer } from "./types.js";
 import { remember } from "./bounded.js";
 
-export const AGENT_LIMITS = { systemPromptChars: 4000, maxFrames: 4096, tokenTtlS: 600, maxLifetimeS: 24 * 3600, defaultTtlS: 600, sessionsKept: 1000, runsKept: 1000 } as const;
+export const AGENT_LIMITS = {
+  systemPromptChars: 4000,
+  maxFrames: 4096,
+  tokenTtlS: 600,
+  maxLifetimeS: 24 * 3600,
+  defaultTtlS: 600,
+  sessionsKept: 1000,
+  runsKept: 1000,
+} as const;
 
 interface Run {
   cancelled: boolean;
@@ -38,7 +46,8 @@ export interface AgentSession {
   runs: Map<string, Run>;
 }
 
-const uuidOf = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+const uuidOf = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 
 export class AgentService {
   readonly sessions = new Map<string, AgentSession>();
@@ -87,9 +96,18 @@ export class AgentService {
   private live(p: Params): AgentSession {
     const uuid = p.requiredString("app_session_uuid");
     const s = this.sessions.get(uuid);
-    if (!s || s.deleted) throw refuse(AgentError.SESSION_NOT_FOUND, `SESSION_NOT_FOUND: no agent session ${JSON.stringify(uuid)} (create one with agent/session.create; deleted sessions are gone)`, { errorCode: "SESSION_NOT_FOUND" });
+    if (!s || s.deleted)
+      throw refuse(
+        AgentError.SESSION_NOT_FOUND,
+        `SESSION_NOT_FOUND: no agent session ${JSON.stringify(uuid)} (create one with agent/session.create; deleted sessions are gone)`,
+        { errorCode: "SESSION_NOT_FOUND" },
+      );
     if (this.env.clock() > s.expiresAt) {
-      throw refuse(AgentError.SESSION_NOT_FOUND, `APP_SESSION_EXPIRED: agent session ${uuid} expired at ${iso(s.expiresAt)}; create a new one (refresh before the idle window ends to keep one alive)`, { errorCode: "APP_SESSION_EXPIRED" });
+      throw refuse(
+        AgentError.SESSION_NOT_FOUND,
+        `APP_SESSION_EXPIRED: agent session ${uuid} expired at ${iso(s.expiresAt)}; create a new one (refresh before the idle window ends to keep one alive)`,
+        { errorCode: "APP_SESSION_EXPIRED" },
+      );
     }
     return s;
   }
@@ -136,26 +154,46 @@ export class AgentService {
       // A ruled session is a real one: later runs, refreshes and deletes find it.
       const r = answer.result;
       if (typeof r.app_session_uuid === "string") s.uuid = r.app_session_uuid;
-      if (Array.isArray(r.granted_tools)) s.grantedTools = r.granted_tools.filter((t): t is string => typeof t === "string");
+      if (Array.isArray(r.granted_tools))
+        s.grantedTools = r.granted_tools.filter((t): t is string => typeof t === "string");
       if (typeof r.inherit_host_tools === "boolean") s.inheritHostTools = r.inherit_host_tools;
     }
     if (!answer || "result" in answer) remember(this.sessions, s.uuid, s, AGENT_LIMITS.sessionsKept);
-    return answer ?? {
-      result: {
-        ...this.lifecycle(s),
-        granted_tools: s.grantedTools,
-        inherit_host_tools: s.inheritHostTools,
-        thread_id: s.threadId,
-        system_prompt: s.systemPrompt,
-      },
-    };
+    return (
+      answer ?? {
+        result: {
+          ...this.lifecycle(s),
+          granted_tools: s.grantedTools,
+          inherit_host_tools: s.inheritHostTools,
+          thread_id: s.threadId,
+          system_prompt: s.systemPrompt,
+        },
+      }
+    );
   }
 
   private runMeta(s: AgentSession, runId: string): Record<string, unknown> {
-    const warnings = s.grantedTools.length === 0 && !s.inheritHostTools
-      ? [{ code: "NO_TOOLS_AVAILABLE", message: "this session was granted no tools: the run is text-only, and any side effect it claims is made up" }]
-      : [];
-    return { event: "run_meta", run_id: runId, app_session_uuid: s.uuid, submode: s.submode, inherit_host_tools: s.inheritHostTools, granted_tools: s.grantedTools, warnings, model: MOCK_MODEL, provider: "executa-mock" };
+    const warnings =
+      s.grantedTools.length === 0 && !s.inheritHostTools
+        ? [
+            {
+              code: "NO_TOOLS_AVAILABLE",
+              message:
+                "this session was granted no tools: the run is text-only, and any side effect it claims is made up",
+            },
+          ]
+        : [];
+    return {
+      event: "run_meta",
+      run_id: runId,
+      app_session_uuid: s.uuid,
+      submode: s.submode,
+      inherit_host_tools: s.inheritHostTools,
+      granted_tools: s.grantedTools,
+      warnings,
+      model: MOCK_MODEL,
+      provider: "executa-mock",
+    };
   }
 
   private async run(call: Call): Promise<Answer> {
@@ -163,8 +201,14 @@ export class AgentService {
     const s = this.live(p);
     const content = p.string("content") ?? "";
     const attachments = p.raw.attachments;
-    if (attachments !== undefined && attachments !== null && (!Array.isArray(attachments) || !attachments.every(isObject))) throw p.bad("attachments must be a list of objects");
-    if (!content && !(Array.isArray(attachments) && attachments.length)) throw p.bad("content is required (the user's turn)");
+    if (
+      attachments !== undefined &&
+      attachments !== null &&
+      (!Array.isArray(attachments) || !attachments.every(isObject))
+    )
+      throw p.bad("attachments must be a list of objects");
+    if (!content && !(Array.isArray(attachments) && attachments.length))
+      throw p.bad("content is required (the user's turn)");
     p.integer("recursion_limit", { min: 1, max: 100 });
     const systemPrompt = p.string("systemPrompt", { max: AGENT_LIMITS.systemPromptChars });
     const runId = p.string("run_id", { nonEmpty: true }) ?? `run_${this.env.nextId("run").slice(0, 16)}`;
@@ -179,7 +223,10 @@ export class AgentService {
     if (rule?.events) {
       frames = rule.events.map((e) => structuredClone(isObject(e.payload) ? e.payload : e) as Record<string, unknown>);
       if (frames[0]?.event !== "run_meta") frames.unshift(meta);
-      text = frames.filter((f) => ["token", "delta", "message"].includes(String(f.event))).map((f) => (typeof f.text === "string" ? f.text : "")).join("");
+      text = frames
+        .filter((f) => ["token", "delta", "message"].includes(String(f.event)))
+        .map((f) => (typeof f.text === "string" ? f.text : ""))
+        .join("");
     } else {
       const run: Run = { cancelled: false, done: false };
       remember(s.runs, runId, run, AGENT_LIMITS.runsKept);
@@ -189,10 +236,16 @@ export class AgentService {
       run.done = true;
       if (said !== "cancelled" && "answer" in said) return said.answer;
       text = said === "cancelled" ? "" : said.text;
-      frames = [meta, ...tokenFrames(text), said === "cancelled" ? { event: "final", cancelled: true } : { event: "final", text }, { event: "complete" }];
+      frames = [
+        meta,
+        ...tokenFrames(text),
+        said === "cancelled" ? { event: "final", cancelled: true } : { event: "final", text },
+        { event: "complete" },
+      ];
     }
     s.history.push({ role: "user", content }, { role: "assistant", content: text });
-    if (frames.length > AGENT_LIMITS.maxFrames) frames = [...frames.slice(0, AGENT_LIMITS.maxFrames - 1), { event: "complete", truncated: true }];
+    if (frames.length > AGENT_LIMITS.maxFrames)
+      frames = [...frames.slice(0, AGENT_LIMITS.maxFrames - 1), { event: "complete", truncated: true }];
     const final = [...frames].reverse().find((f) => f.event === "final") ?? null;
     return { result: { run_id: runId, stream_id: streamId, frames, final } };
   }

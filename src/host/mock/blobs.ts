@@ -25,7 +25,10 @@ export class BlobStore {
   private readonly sizes = new Map<string, number>();
   private usedBytes = 0;
 
-  constructor(private readonly dir: string | undefined, private readonly quotaBytes: number) {
+  constructor(
+    private readonly dir: string | undefined,
+    private readonly quotaBytes: number,
+  ) {
     if (!dir) return;
     mkdirSync(dir, { recursive: true });
     for (const name of readdirSync(dir)) {
@@ -45,7 +48,9 @@ export class BlobStore {
     if (!ID.test(id)) throw new Error(`not a blob id: ${id}`);
     const before = this.sizes.get(id) ?? 0;
     if (this.usedBytes - before + bytes.length > this.quotaBytes) {
-      throw new QuotaExceeded(`the mock host keeps at most ${this.quotaBytes} bytes of files, uploads and images (${this.usedBytes} in use)`);
+      throw new QuotaExceeded(
+        `the mock host keeps at most ${this.quotaBytes} bytes of files, uploads and images (${this.usedBytes} in use)`,
+      );
     }
     if (this.dir) writeFileSync(join(this.dir, id), bytes);
     else this.memory.set(id, bytes);

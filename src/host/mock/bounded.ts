@@ -5,7 +5,13 @@
 export const MAX_ENTRIES = 10_000;
 
 /** Sets `key` in an insertion-ordered map, evicting the oldest entries beyond `max`. */
-export function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number = MAX_ENTRIES, evicted?: (value: V) => void): void {
+export function remember<K, V>(
+  map: Map<K, V>,
+  key: K,
+  value: V,
+  max: number = MAX_ENTRIES,
+  evicted?: (value: V) => void,
+): void {
   map.delete(key);
   map.set(key, value);
   while (map.size > max) {

@@ -43,12 +43,22 @@ export function ruleAnswer(rule: MockRule): Answer {
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The model's text for a prompt, from the sampling mode; a manual reply may be a whole answer. */
-export async function modelText(env: HostEnv, call: Call, prompt: string, echo: string): Promise<{ text: string } | { answer: Answer }> {
+export async function modelText(
+  env: HostEnv,
+  call: Call,
+  prompt: string,
+  echo: string,
+): Promise<{ text: string } | { answer: Answer }> {
   const mode = env.sampling();
   if (mode.kind === "canned") return { text: mode.text };
   if (mode.kind === "echo") return { text: echo };
   call.record.answeredBy = "manual";
-  const reply: ManualReply = await mode.answer({ method: call.method, params: call.params, record: call.record, prompt });
+  const reply: ManualReply = await mode.answer({
+    method: call.method,
+    params: call.params,
+    record: call.record,
+    prompt,
+  });
   return "text" in reply ? { text: reply.text } : { answer: reply };
 }
 

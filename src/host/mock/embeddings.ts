@@ -32,15 +32,24 @@ export function handleEmbeddings(call: Call): Answer {
   const raw = p.raw.input;
   // The SDK wraps a single string in a list; a bare string is taken the same way.
   const input = typeof raw === "string" ? [raw] : raw;
-  if (!Array.isArray(input) || input.length === 0 || input.some((s) => typeof s !== "string")) throw p.bad("input must be a non-empty list of strings");
-  if (input.length > EMBEDDING_LIMITS.maxInputs) throw p.bad(`input has ${input.length} items; at most ${EMBEDDING_LIMITS.maxInputs} per request`);
+  if (!Array.isArray(input) || input.length === 0 || input.some((s) => typeof s !== "string"))
+    throw p.bad("input must be a non-empty list of strings");
+  if (input.length > EMBEDDING_LIMITS.maxInputs)
+    throw p.bad(`input has ${input.length} items; at most ${EMBEDDING_LIMITS.maxInputs} per request`);
   const texts = input as string[];
   const empty = texts.findIndex((t) => t.length === 0);
   if (empty >= 0) throw p.bad(`input[${empty}] is empty`);
   const long = texts.findIndex((t) => tokensOf(t) > EMBEDDING_LIMITS.maxTokensPerInput);
-  if (long >= 0) throw refuse(EmbeddingsError.MAX_TOKENS_EXCEEDED, `MAX_TOKENS_EXCEEDED: input[${long}] is about ${tokensOf(texts[long]!)} tokens; the model takes at most ${EMBEDDING_LIMITS.maxTokensPerInput}`);
+  if (long >= 0)
+    throw refuse(
+      EmbeddingsError.MAX_TOKENS_EXCEEDED,
+      `MAX_TOKENS_EXCEEDED: input[${long}] is about ${tokensOf(texts[long]!)} tokens; the model takes at most ${EMBEDDING_LIMITS.maxTokensPerInput}`,
+    );
   const model = p.string("model") ?? EMBEDDING_MODEL;
-  if (model !== EMBEDDING_MODEL) throw p.bad(`model ${JSON.stringify(model)} is not a model alias of this host; use "${EMBEDDING_MODEL}" (or leave it out)`);
+  if (model !== EMBEDDING_MODEL)
+    throw p.bad(
+      `model ${JSON.stringify(model)} is not a model alias of this host; use "${EMBEDDING_MODEL}" (or leave it out)`,
+    );
   const rule = call.rule();
   if (rule) return ruleAnswer(rule);
   const tokens = texts.reduce((n, t) => n + tokensOf(t), 0);
@@ -50,7 +59,15 @@ export function handleEmbeddings(call: Call): Answer {
       model,
       data: texts.map((t, index) => ({ object: "embedding", index, embedding: embed(t) })),
       usage: { prompt_tokens: tokens, total_tokens: tokens },
-      _meta: { alias: model, dimensions: EMBEDDING_LIMITS.dimensions, backendModel: "executa-mock-hashing", provider: "executa-mock", latencyMs: 0, quotaConsumed: 0, costUsd: 0 },
+      _meta: {
+        alias: model,
+        dimensions: EMBEDDING_LIMITS.dimensions,
+        backendModel: "executa-mock-hashing",
+        provider: "executa-mock",
+        latencyMs: 0,
+        quotaConsumed: 0,
+        costUsd: 0,
+      },
     },
   };
 }

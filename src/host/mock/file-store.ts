@@ -37,10 +37,14 @@ export function pathProblem(path: string): string | undefined {
 export class FileStore {
   private readonly index = new Map<string, FileEntry>();
 
-  constructor(private readonly file: string | undefined, private readonly blobs: BlobStore) {
+  constructor(
+    private readonly file: string | undefined,
+    private readonly blobs: BlobStore,
+  ) {
     if (!file || !existsSync(file)) return;
     const saved = JSON.parse(readFileSync(file, "utf8")) as Record<string, FileEntry>;
-    for (const [k, v] of Object.entries(saved)) if (v && typeof v.blobId === "string" && blobs.has(v.blobId)) this.index.set(k, v);
+    for (const [k, v] of Object.entries(saved))
+      if (v && typeof v.blobId === "string" && blobs.has(v.blobId)) this.index.set(k, v);
   }
 
   get(scope: Scope, path: string): FileEntry | undefined {
@@ -88,7 +92,9 @@ export class FileStore {
       const path = k.slice(colon + 1);
       if ((!scope || s === scope) && path.startsWith(prefix)) out.push({ ...e, scope: s, path });
     }
-    return out.sort((a, b) => (a.scope === b.scope ? (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) : a.scope < b.scope ? -1 : 1));
+    return out.sort((a, b) =>
+      a.scope === b.scope ? (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) : a.scope < b.scope ? -1 : 1,
+    );
   }
 
   private save(): void {

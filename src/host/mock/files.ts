@@ -13,7 +13,12 @@ import { refuse, type Params } from "./params.js";
 import type { Answer } from "./types.js";
 import { remember } from "./bounded.js";
 
-export const FILES_LIMITS = { objectMaxBytes: 100 * 1024 * 1024, putUrlTtlS: 15 * 60, downloadTtlS: 3600, maxDownloadTtlS: 7 * 24 * 3600 } as const;
+export const FILES_LIMITS = {
+  objectMaxBytes: 100 * 1024 * 1024,
+  putUrlTtlS: 15 * 60,
+  downloadTtlS: 3600,
+  maxDownloadTtlS: 7 * 24 * 3600,
+} as const;
 const MIME = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
 
 interface Staged {
@@ -29,7 +34,10 @@ interface Staged {
 function pathOf(p: Params): string {
   const path = p.requiredString("path");
   const problem = pathProblem(path);
-  if (problem) throw refuse(StorageError.INVALID_PATH, `INVALID_PATH: ${problem}: ${JSON.stringify(path.slice(0, 200))}`, { errorCode: "invalid_path" });
+  if (problem)
+    throw refuse(StorageError.INVALID_PATH, `INVALID_PATH: ${problem}: ${JSON.stringify(path.slice(0, 200))}`, {
+      errorCode: "invalid_path",
+    });
   return path;
 }
 
@@ -39,7 +47,11 @@ export class FilesService {
   /** upload_id -> the upload waiting for its PUT and upload_complete. */
   private readonly staged = new Map<string, Staged>();
 
-  constructor(private readonly env: HostEnv, private readonly files: FileStore, private readonly blobs: BlobStore) {}
+  constructor(
+    private readonly env: HostEnv,
+    private readonly files: FileStore,
+    private readonly blobs: BlobStore,
+  ) {}
 
   handle(call: Call): Promise<Answer> | Answer {
     switch (call.method) {
@@ -51,7 +63,13 @@ export class FilesService {
         return this.download(call);
       case "files/list": {
         const scope = scopeOf(call.p);
-        const items = this.files.list(scope, call.p.string("prefix") ?? "").map((f) => ({ path: f.path, size_bytes: f.size, content_type: f.contentType, etag: f.etag, updated_at: iso(f.updatedAt) }));
+        const items = this.files.list(scope, call.p.string("prefix") ?? "").map((f) => ({
+          path: f.path,
+          size_bytes: f.size,
+          content_type: f.contentType,
+          etag: f.etag,
+          updated_at: iso(f.updatedAt),
+        }));
         const listed = page(call.p, items, (i) => i.path);
         const rule = call.rule();
         return rule ? ruleAnswer(rule) : { result: listed };
@@ -79,10 +97,15 @@ export class FilesService {
     const path = pathOf(p);
     const sizeBytes = p.integer("size_bytes", { min: 0 });
     if (sizeBytes !== undefined && sizeBytes > FILES_LIMITS.objectMaxBytes) {
-      throw refuse(StorageError.VALUE_TOO_LARGE, `VALUE_TOO_LARGE: size_bytes ${sizeBytes} is over the ${FILES_LIMITS.objectMaxBytes}-byte limit of one object`, { errorCode: "value_too_large" });
+      throw refuse(
+        StorageError.VALUE_TOO_LARGE,
+        `VALUE_TOO_LARGE: size_bytes ${sizeBytes} is over the ${FILES_LIMITS.objectMaxBytes}-byte limit of one object`,
+        { errorCode: "value_too_large" },
+      );
     }
     const contentType = p.string("content_type", { nonEmpty: true });
-    if (contentType !== undefined && !MIME.test(contentType)) throw p.bad(`content_type ${JSON.stringify(contentType)} is not a MIME type such as "text/plain"`);
+    if (contentType !== undefined && !MIME.test(contentType))
+      throw p.bad(`content_type ${JSON.stringify(contentType)} is not a MIME type such as "text/plain"`);
     const metadata = p.object("metadata");
     const rule = call.rule();
     if (rule) return ruleAnswer(rule);
@@ -104,7 +127,16 @@ export class FilesService {
     remember(this.staged, uploadId, staged, undefined, (old) => {
       if (old.put) this.blobs.delete(old.put.blobId);
     });
-    return { result: { upload_id: uploadId, put_url: putUrl, headers: contentType !== undefined ? { "Content-Type": contentType } : {}, expires_at: iso(expiresAt), path, scope } };
+    return {
+      result: {
+        upload_id: uploadId,
+        put_url: putUrl,
+        headers: contentType !== undefined ? { "Content-Type": contentType } : {},
+        expires_at: iso(expiresAt),
+        path,
+        scope,
+      },
+    };
   }
 
   private complete(call: Call): Answer {
@@ -118,39 +150,70 @@ export class FilesService {
     const rule = call.rule();
     if (rule) return ruleAnswer(rule);
     // The upload for this path: the one named, else the latest begun that has its bytes.
-    const candidates = [...this.staged.entries()].filter(([id, s]) => s.scope === scope && s.path === path && (uploadId === undefined || id === uploadId));
+    const candidates = [...this.staged.entries()].filter(
+      ([id, s]) => s.scope === scope && s.path === path && (uploadId === undefined || id === uploadId),
+    );
     const withBytes = candidates.filter(([, s]) => s.put).at(-1);
     if (!withBytes) {
-      const why = candidates.length ? "upload_begin was called but nothing was PUT to its put_url yet" : "no upload was begun for it (call files/upload_begin, PUT the bytes, then upload_complete)";
-      throw refuse(StorageError.NOT_FOUND, `NOT_FOUND: no object at ${JSON.stringify(path)} in scope ${scope}: ${why}`, { errorCode: "not_found" });
+      const why = candidates.length
+        ? "upload_begin was called but nothing was PUT to its put_url yet"
+        : "no upload was begun for it (call files/upload_begin, PUT the bytes, then upload_complete)";
+      throw refuse(
+        StorageError.NOT_FOUND,
+        `NOT_FOUND: no object at ${JSON.stringify(path)} in scope ${scope}: ${why}`,
+        { errorCode: "not_found" },
+      );
     }
     const [id, staged] = withBytes;
     const put = staged.put!;
     if (etag !== undefined && bare(etag) !== bare(put.etag)) {
-      throw refuse(StorageError.PRECONDITION_FAILED, `PRECONDITION_FAILED: etag ${JSON.stringify(etag)} is not the ETag the PUT answered (${put.etag})`, { errorCode: "precondition_failed" });
+      throw refuse(
+        StorageError.PRECONDITION_FAILED,
+        `PRECONDITION_FAILED: etag ${JSON.stringify(etag)} is not the ETag the PUT answered (${put.etag})`,
+        { errorCode: "precondition_failed" },
+      );
     }
     const expected = sizeBytes ?? staged.sizeBytes;
-    if (expected !== undefined && expected !== put.size) throw p.bad(`size_bytes ${expected} does not match the ${put.size} bytes that were PUT`);
+    if (expected !== undefined && expected !== put.size)
+      throw p.bad(`size_bytes ${expected} does not match the ${put.size} bytes that were PUT`);
     this.staged.delete(id);
     const now = this.env.clock();
     const type = contentType ?? staged.contentType ?? put.contentType ?? "application/octet-stream";
-    this.files.commit(scope, path, { blobId: put.blobId, size: put.size, contentType: type, etag: put.etag, updatedAt: now, ...(staged.metadata && { metadata: staged.metadata }) });
-    return { result: { ok: true, path, scope, size_bytes: put.size, content_type: type, etag: put.etag, updated_at: iso(now) } };
+    this.files.commit(scope, path, {
+      blobId: put.blobId,
+      size: put.size,
+      contentType: type,
+      etag: put.etag,
+      updatedAt: now,
+      ...(staged.metadata && { metadata: staged.metadata }),
+    });
+    return {
+      result: { ok: true, path, scope, size_bytes: put.size, content_type: type, etag: put.etag, updated_at: iso(now) },
+    };
   }
 
   private async download(call: Call): Promise<Answer> {
     const { p } = call;
     const scope = scopeOf(p);
     const path = pathOf(p);
-    const ttl = p.integer("expires_in", { min: 1, max: FILES_LIMITS.maxDownloadTtlS }) ?? p.integer("ttl_seconds", { min: 1, max: FILES_LIMITS.maxDownloadTtlS }) ?? FILES_LIMITS.downloadTtlS;
+    const ttl =
+      p.integer("expires_in", { min: 1, max: FILES_LIMITS.maxDownloadTtlS }) ??
+      p.integer("ttl_seconds", { min: 1, max: FILES_LIMITS.maxDownloadTtlS }) ??
+      FILES_LIMITS.downloadTtlS;
     const rule = call.rule();
     if (rule) return ruleAnswer(rule);
     const entry = this.files.get(scope, path);
-    if (!entry) throw refuse(StorageError.NOT_FOUND, `NOT_FOUND: no file at ${JSON.stringify(path)} in scope ${scope}`, { errorCode: "not_found" });
+    if (!entry)
+      throw refuse(StorageError.NOT_FOUND, `NOT_FOUND: no file at ${JSON.stringify(path)} in scope ${scope}`, {
+        errorCode: "not_found",
+      });
     const expiresAt = this.env.clock() + ttl * 1000;
     // Like a presigned GET, the URL names the path: it serves what is there when it is fetched.
-    const url = await this.env.server.getUrl({ expiresAt, contentType: entry.contentType, read: () => this.files.read(scope, path) });
+    const url = await this.env.server.getUrl({
+      expiresAt,
+      contentType: entry.contentType,
+      read: () => this.files.read(scope, path),
+    });
     return { result: { url, get_url: url, expires_at: iso(expiresAt) } };
   }
 }
-

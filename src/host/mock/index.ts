@@ -10,8 +10,14 @@ export type { FileEntry, FileItem, FileStore } from "./file-store.js";
 export { SCHEMA_LIMITS } from "../../protocol/index.js";
 export { METHODS as REVERSE_METHODS } from "./namespaces.js";
 export type {
-  ActiveInvoke, Answer, AnsweredBy, ErrorBody, ManualReply, ManualRequest, MockHostOptions, ReverseContext, ReverseEvent,
-  ReverseObserver, ReverseRecord, SamplingMode, StructuredSupport,
+  ActiveInvoke,
+  Answer,
+  ManualReply,
+  ManualRequest,
+  MockHostOptions,
+  ReverseContext,
+  ReverseRecord,
+  SamplingMode,
 } from "./types.js";
 
 /**

@@ -52,7 +52,10 @@ export class KvStore {
   private readonly dir: string | undefined;
 
   /** `dir`: the folder of per-key files; a `kv.json` beside it (an older layout) is read as the starting point. */
-  constructor(dir: string | undefined, private readonly clock: () => number) {
+  constructor(
+    dir: string | undefined,
+    private readonly clock: () => number,
+  ) {
     this.dir = dir;
     if (!dir) return;
     const legacy = join(dir, "..", "kv.json");
@@ -83,7 +86,12 @@ export class KvStore {
     if (!e || typeof saved?.scope !== "string" || typeof saved.key !== "string") return undefined;
     const k = `${saved.scope}:${saved.key}`;
     const known = this.entries.get(k);
-    if (!known || known.generation < e.generation || (known.generation === e.generation && known.updatedAt < e.updatedAt)) this.entries.set(k, e);
+    if (
+      !known ||
+      known.generation < e.generation ||
+      (known.generation === e.generation && known.updatedAt < e.updatedAt)
+    )
+      this.entries.set(k, e);
     return this.entries.get(k);
   }
 
@@ -148,7 +156,9 @@ export class KvStore {
       const e = this.live(s, key);
       if (e) out.push({ ...e, scope: s, key });
     }
-    return out.sort((a, b) => (a.scope === b.scope ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : a.scope < b.scope ? -1 : 1));
+    return out.sort((a, b) =>
+      a.scope === b.scope ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : a.scope < b.scope ? -1 : 1,
+    );
   }
 
   /**
@@ -176,6 +186,10 @@ export class KvStore {
   private save(scope: Scope, key: string): void {
     if (!this.dir) return;
     mkdirSync(this.dir, { recursive: true });
-    writeFileAtomic(this.fileOf(`${scope}:${key}`), JSON.stringify({ scope, key, ...this.entries.get(`${scope}:${key}`) }), 0o600);
+    writeFileAtomic(
+      this.fileOf(`${scope}:${key}`),
+      JSON.stringify({ scope, key, ...this.entries.get(`${scope}:${key}`) }),
+      0o600,
+    );
   }
 }

@@ -228,7 +228,8 @@ export class MockHost {
       pending = Promise.reject(error);
     }
     return pending.then(finish, (error: unknown) => {
-      if (record.answeredBy === "manual" && !(error instanceof Refusal)) record.notes = [...(record.notes ?? []), `the manual answer failed: ${(error as Error).message}`];
+      if (record.answeredBy === "manual" && !(error instanceof Refusal))
+        record.notes = [...(record.notes ?? []), `the manual answer failed: ${(error as Error).message}`];
       else if (!(error instanceof Refusal)) record.answeredBy = "host";
       return finish({ error: errorOf(error, method) });
     });
@@ -274,5 +275,8 @@ export class MockHost {
 
 function errorOf(error: unknown, method: string): ErrorBody {
   if (error instanceof Refusal) return error.body;
-  return { code: RpcError.InternalError, message: `the mock host could not answer ${method}: ${(error as Error)?.message ?? String(error)}` };
+  return {
+    code: RpcError.InternalError,
+    message: `the mock host could not answer ${method}: ${(error as Error)?.message ?? String(error)}`,
+  };
 }

@@ -3,7 +3,15 @@
  * host refuses: protocol 2.0 not negotiated, the manifest lacks the capability, the user did not
  * grant it, or the request is malformed.
  */
-import { AgentError, EmbeddingsError, ImageError, RpcError, SamplingError, StorageError, UploadError } from "../../protocol/index.js";
+import {
+  AgentError,
+  EmbeddingsError,
+  ImageError,
+  RpcError,
+  SamplingError,
+  StorageError,
+  UploadError,
+} from "../../protocol/index.js";
 
 export interface Namespace {
   name: string;
@@ -20,15 +28,60 @@ export interface Namespace {
   deniedName?: string;
 }
 
-const SAMPLING: Namespace = { name: "sampling", notNegotiated: SamplingError.NOT_NEGOTIATED, missingCapability: SamplingError.NOT_NEGOTIATED, notGranted: SamplingError.NOT_GRANTED, invalid: SamplingError.INVALID_REQUEST };
-const AGENT: Namespace = { name: "agent", notNegotiated: SamplingError.NOT_NEGOTIATED, missingCapability: SamplingError.NOT_NEGOTIATED, notGranted: AgentError.NOT_GRANTED, invalid: AgentError.INVALID_REQUEST };
-const STORAGE: Namespace = { name: "storage", notNegotiated: StorageError.NOT_GRANTED, missingCapability: StorageError.NOT_GRANTED, notGranted: StorageError.NOT_GRANTED, invalid: StorageError.INVALID_REQUEST, notNegotiatedName: "not_negotiated" };
+const SAMPLING: Namespace = {
+  name: "sampling",
+  notNegotiated: SamplingError.NOT_NEGOTIATED,
+  missingCapability: SamplingError.NOT_NEGOTIATED,
+  notGranted: SamplingError.NOT_GRANTED,
+  invalid: SamplingError.INVALID_REQUEST,
+};
+const AGENT: Namespace = {
+  name: "agent",
+  notNegotiated: SamplingError.NOT_NEGOTIATED,
+  missingCapability: SamplingError.NOT_NEGOTIATED,
+  notGranted: AgentError.NOT_GRANTED,
+  invalid: AgentError.INVALID_REQUEST,
+};
+const STORAGE: Namespace = {
+  name: "storage",
+  notNegotiated: StorageError.NOT_GRANTED,
+  missingCapability: StorageError.NOT_GRANTED,
+  notGranted: StorageError.NOT_GRANTED,
+  invalid: StorageError.INVALID_REQUEST,
+  notNegotiatedName: "not_negotiated",
+};
 const FILES: Namespace = { ...STORAGE, name: "files" };
-const UPLOAD: Namespace = { name: "upload", notNegotiated: UploadError.NOT_NEGOTIATED, missingCapability: UploadError.NOT_GRANTED, notGranted: UploadError.NOT_GRANTED, invalid: UploadError.INVALID_REQUEST };
-const IMAGE: Namespace = { name: "image", notNegotiated: ImageError.NOT_NEGOTIATED, missingCapability: ImageError.NOT_GRANTED, notGranted: ImageError.NOT_GRANTED, invalid: ImageError.INVALID_REQUEST };
+const UPLOAD: Namespace = {
+  name: "upload",
+  notNegotiated: UploadError.NOT_NEGOTIATED,
+  missingCapability: UploadError.NOT_GRANTED,
+  notGranted: UploadError.NOT_GRANTED,
+  invalid: UploadError.INVALID_REQUEST,
+};
+const IMAGE: Namespace = {
+  name: "image",
+  notNegotiated: ImageError.NOT_NEGOTIATED,
+  missingCapability: ImageError.NOT_GRANTED,
+  notGranted: ImageError.NOT_GRANTED,
+  invalid: ImageError.INVALID_REQUEST,
+};
 /** The platform relays its dispatcher's errors: permission_denied and the rest -32603, invalid_arg -32602 (anna-app-runtime-local's session.py). */
-const WEB: Namespace = { name: "web", notNegotiated: RpcError.InternalError, missingCapability: RpcError.InternalError, notGranted: RpcError.InternalError, invalid: RpcError.InvalidParams, notNegotiatedName: "not_negotiated", deniedName: "permission_denied" };
-const EMBEDDINGS: Namespace = { name: "embeddings", notNegotiated: EmbeddingsError.NOT_NEGOTIATED, missingCapability: EmbeddingsError.NOT_GRANTED, notGranted: EmbeddingsError.NOT_GRANTED, invalid: EmbeddingsError.INVALID_REQUEST };
+const WEB: Namespace = {
+  name: "web",
+  notNegotiated: RpcError.InternalError,
+  missingCapability: RpcError.InternalError,
+  notGranted: RpcError.InternalError,
+  invalid: RpcError.InvalidParams,
+  notNegotiatedName: "not_negotiated",
+  deniedName: "permission_denied",
+};
+const EMBEDDINGS: Namespace = {
+  name: "embeddings",
+  notNegotiated: EmbeddingsError.NOT_NEGOTIATED,
+  missingCapability: EmbeddingsError.NOT_GRANTED,
+  notGranted: EmbeddingsError.NOT_GRANTED,
+  invalid: EmbeddingsError.INVALID_REQUEST,
+};
 
 /** Every reverse request the mock host implements, with its family. */
 export const METHODS: Readonly<Record<string, Namespace>> = {

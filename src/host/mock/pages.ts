@@ -20,11 +20,16 @@ export function page<T>(p: Params, items: T[], key: (item: T) => string): { item
       if (typeof decoded !== "string") throw new Error("not a key");
       after = decoded;
     } catch {
-      throw p.bad(`cursor ${JSON.stringify(cursor.slice(0, 40))} is not one this host gave; pass next_cursor from the previous page as is`);
+      throw p.bad(
+        `cursor ${JSON.stringify(cursor.slice(0, 40))} is not one this host gave; pass next_cursor from the previous page as is`,
+      );
     }
   }
   const rest = after === undefined ? items : items.filter((i) => key(i) > after!);
   const taken = rest.slice(0, limit);
   const more = rest.length > limit;
-  return { items: taken, next_cursor: more ? Buffer.from(JSON.stringify(key(taken.at(-1)!))).toString("base64url") : null };
+  return {
+    items: taken,
+    next_cursor: more ? Buffer.from(JSON.stringify(key(taken.at(-1)!))).toString("base64url") : null,
+  };
 }

@@ -2,7 +2,7 @@
  * Answers and request validation shared by every service: a service throws `Refusal` with the
  * namespace's code and a message that says what is wrong and how to fix it.
  */
-import type { Answer, ErrorBody } from "./types.js";
+import type { ErrorBody } from "./types.js";
 
 export class Refusal extends Error {
   constructor(readonly body: ErrorBody) {
@@ -10,22 +10,24 @@ export class Refusal extends Error {
   }
 }
 
-export function fail(code: number, message: string, data?: unknown): Answer {
-  return { error: { code, message, ...(data !== undefined && { data }) } };
-}
-
 export function refuse(code: number, message: string, data?: unknown): Refusal {
   return new Refusal({ code, message, ...(data !== undefined && { data }) });
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 export const obj = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {});
 
-const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`);
+const kind = (v: unknown) =>
+  v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`;
 
 /** Typed reads of one request's params; every problem is a Refusal with the namespace's INVALID_REQUEST code. */
 export class Params {
-  constructor(readonly raw: Record<string, unknown>, private readonly method: string, private readonly invalid: number) {}
+  constructor(
+    readonly raw: Record<string, unknown>,
+    private readonly method: string,
+    private readonly invalid: number,
+  ) {}
 
   bad(message: string): Refusal {
     return refuse(this.invalid, `${this.method}: ${message}`);
@@ -40,7 +42,8 @@ export class Params {
     if (v === undefined || v === null) return undefined;
     if (typeof v !== "string") throw this.bad(`${key} must be a string, got ${kind(v)}`);
     if (options.nonEmpty && v.length === 0) throw this.bad(`${key} must not be empty`);
-    if (options.max !== undefined && v.length > options.max) throw this.bad(`${key} is ${v.length} characters; at most ${options.max} are allowed`);
+    if (options.max !== undefined && v.length > options.max)
+      throw this.bad(`${key} is ${v.length} characters; at most ${options.max} are allowed`);
     return v;
   }
 
@@ -53,15 +56,20 @@ export class Params {
   oneOf<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
     const v = this.string(key);
     if (v === undefined) return fallback;
-    if (!(allowed as readonly string[]).includes(v)) throw this.bad(`${key} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, got ${JSON.stringify(v)}`);
+    if (!(allowed as readonly string[]).includes(v))
+      throw this.bad(
+        `${key} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, got ${JSON.stringify(v)}`,
+      );
     return v as T;
   }
 
   integer(key: string, options: { min?: number; max?: number } = {}): number | undefined {
     const v = this.raw[key];
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== "number" || !Number.isInteger(v)) throw this.bad(`${key} must be an integer, got ${typeof v === "number" ? v : kind(v)}`);
-    if (options.min !== undefined && v < options.min) throw this.bad(`${key} must be at least ${options.min}, got ${v}`);
+    if (typeof v !== "number" || !Number.isInteger(v))
+      throw this.bad(`${key} must be an integer, got ${typeof v === "number" ? v : kind(v)}`);
+    if (options.min !== undefined && v < options.min)
+      throw this.bad(`${key} must be at least ${options.min}, got ${v}`);
     if (options.max !== undefined && v > options.max) throw this.bad(`${key} must be at most ${options.max}, got ${v}`);
     return v;
   }
@@ -94,7 +102,8 @@ export class Params {
     const v = this.raw[key];
     if (v === undefined || v === null) return undefined;
     if (!Array.isArray(v) || v.some((s) => typeof s !== "string")) throw this.bad(`${key} must be a list of strings`);
-    if (options.max !== undefined && v.length > options.max) throw this.bad(`${key} has ${v.length} items; at most ${options.max} are allowed`);
+    if (options.max !== undefined && v.length > options.max)
+      throw this.bad(`${key} has ${v.length} items; at most ${options.max} are allowed`);
     return v as string[];
   }
 }
@@ -106,9 +115,15 @@ const MAX_LOGGED_DEPTH = 16;
  * and what is nested deeper than 16 is named, not kept, so a log entry is never too deep to export.
  */
 export function compact(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return value.length > 2048 ? `${value.slice(0, 2048)}… (${value.length} characters)` : value;
+  if (typeof value === "string")
+    return value.length > 2048 ? `${value.slice(0, 2048)}… (${value.length} characters)` : value;
   if (value === null || typeof value !== "object") return value;
-  if (depth > MAX_LOGGED_DEPTH) return `… (${Array.isArray(value) ? "an array" : "an object"} nested deeper than ${MAX_LOGGED_DEPTH}, not logged)`;
+  if (depth > MAX_LOGGED_DEPTH)
+    return `… (${Array.isArray(value) ? "an array" : "an object"} nested deeper than ${MAX_LOGGED_DEPTH}, not logged)`;
   if (Array.isArray(value)) return value.slice(0, 200).map((v) => compact(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).slice(0, 200).map(([k, v]) => [k, compact(v, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .slice(0, 200)
+      .map(([k, v]) => [k, compact(v, depth + 1)]),
+  );
 }

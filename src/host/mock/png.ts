@@ -36,12 +36,20 @@ export async function png(width: number, height: number, seed: string): Promise<
   const rowBytes = Math.ceil(width / 8) + 1;
   const band = 8 + (h[6]! % 56);
   const raw = Buffer.alloc(rowBytes * height);
-  for (let y = 0; y < height; y++) if (Math.floor(y / band) % 2 === 1) raw.fill(0xff, y * rowBytes + 1, (y + 1) * rowBytes);
-  return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("PLTE", palette), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+  for (let y = 0; y < height; y++)
+    if (Math.floor(y / band) % 2 === 1) raw.fill(0xff, y * rowBytes + 1, (y + 1) * rowBytes);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk("IHDR", header),
+    chunk("PLTE", palette),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** The size a PNG says it has, or undefined for bytes that are not a PNG. */
 export function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
-  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(SIGNATURE) || bytes.toString("latin1", 12, 16) !== "IHDR") return undefined;
+  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(SIGNATURE) || bytes.toString("latin1", 12, 16) !== "IHDR")
+    return undefined;
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }

@@ -22,7 +22,19 @@ export interface FormatMeta {
 }
 
 /** Keywords whose value is one subschema, or a list or map of subschemas. */
-const ONE = ["additionalProperties", "items", "not", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "if", "then", "else", "additionalItems"];
+const ONE = [
+  "additionalProperties",
+  "items",
+  "not",
+  "contains",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "if",
+  "then",
+  "else",
+  "additionalItems",
+];
 const LIST = ["anyOf", "oneOf", "allOf", "prefixItems"];
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 
@@ -61,18 +73,29 @@ export async function readResponseFormat(p: Params): Promise<FormatRequest | und
   if (!rf) return undefined;
   if (rf.type === "json_object") return { type: "json_object" };
   if (rf.type === "text") return undefined;
-  if (rf.type !== "json_schema") throw p.bad(`responseFormat.type must be "json_object" or "json_schema", got ${JSON.stringify(rf.type)}`);
+  if (rf.type !== "json_schema")
+    throw p.bad(`responseFormat.type must be "json_object" or "json_schema", got ${JSON.stringify(rf.type)}`);
   const js = rf.json_schema;
   if (!isObject(js)) throw p.bad(`responseFormat.json_schema must be an object {name, strict, schema}`);
   if (typeof js.name !== "string" || !SCHEMA_LIMITS.name.test(js.name)) {
-    throw p.bad(`responseFormat.json_schema.name must match ${SCHEMA_LIMITS.name} (1 to 64 letters, digits, _ or -), got ${JSON.stringify(js.name)}`);
+    throw p.bad(
+      `responseFormat.json_schema.name must match ${SCHEMA_LIMITS.name} (1 to 64 letters, digits, _ or -), got ${JSON.stringify(js.name)}`,
+    );
   }
-  if (js.strict !== undefined && typeof js.strict !== "boolean") throw p.bad("responseFormat.json_schema.strict must be true or false");
+  if (js.strict !== undefined && typeof js.strict !== "boolean")
+    throw p.bad("responseFormat.json_schema.strict must be true or false");
   if (!isObject(js.schema)) throw p.bad("responseFormat.json_schema.schema must be a JSON Schema object");
   const size = schemaSize(js.schema);
-  if (size.bytes > SCHEMA_LIMITS.maxBytes) throw p.bad(`the schema is ${size.bytes} bytes serialised; the host accepts at most ${SCHEMA_LIMITS.maxBytes} (32 KB)`);
-  if (size.depth > SCHEMA_LIMITS.maxDepth) throw p.bad(`the schema nests subschemas deeper than ${SCHEMA_LIMITS.maxDepth} levels (the host's limit); flatten it`);
-  if (size.nodes > SCHEMA_LIMITS.maxNodes) throw p.bad(`the schema has more than ${SCHEMA_LIMITS.maxNodes} subschemas (the host's limit)`);
+  if (size.bytes > SCHEMA_LIMITS.maxBytes)
+    throw p.bad(
+      `the schema is ${size.bytes} bytes serialised; the host accepts at most ${SCHEMA_LIMITS.maxBytes} (32 KB)`,
+    );
+  if (size.depth > SCHEMA_LIMITS.maxDepth)
+    throw p.bad(
+      `the schema nests subschemas deeper than ${SCHEMA_LIMITS.maxDepth} levels (the host's limit); flatten it`,
+    );
+  if (size.nodes > SCHEMA_LIMITS.maxNodes)
+    throw p.bad(`the schema has more than ${SCHEMA_LIMITS.maxNodes} subschemas (the host's limit)`);
   await compiled(js.schema, p);
   return { type: "json_schema", name: js.name, strict: js.strict !== false, schema: js.schema };
 }
@@ -80,9 +103,14 @@ export async function readResponseFormat(p: Params): Promise<FormatRequest | und
 const RANK: Record<Applied, number> = { text: 0, json_object: 1, json_schema: 2 };
 
 /** What the model will produce, given what it supports and what `onUnsupported` allows (-32010 otherwise). */
-export function applyFormat(request: FormatRequest, support: StructuredSupport, onUnsupported: "error" | "json_object" | "text"): { applied: Applied; downgraded: boolean } {
+export function applyFormat(
+  request: FormatRequest,
+  support: StructuredSupport,
+  onUnsupported: "error" | "json_object" | "text",
+): { applied: Applied; downgraded: boolean } {
   if (RANK[support] >= RANK[request.type]) return { applied: request.type, downgraded: false };
-  if (onUnsupported === "json_object" && RANK[support] >= RANK.json_object) return { applied: "json_object", downgraded: true };
+  if (onUnsupported === "json_object" && RANK[support] >= RANK.json_object)
+    return { applied: "json_object", downgraded: true };
   if (onUnsupported === "text") return { applied: "text", downgraded: true };
   throw refuse(
     SamplingError.UNSUPPORTED_RESPONSE_FORMAT,
@@ -99,7 +127,9 @@ async function compiled(schema: Record<string, unknown>, p?: Params): Promise<Va
   let validate = cache.get(key);
   if (!validate) {
     // The CLI bundle (esbuild, code splitting) gives this CommonJS module as the default export only.
-    ajv ??= import("ajv/dist/2020.js").then((m) => new (m.Ajv2020 ?? m.default)({ strict: false, validateFormats: false, allErrors: false }));
+    ajv ??= import("ajv/dist/2020.js").then(
+      (m) => new (m.Ajv2020 ?? m.default)({ strict: false, validateFormats: false, allErrors: false }),
+    );
     const { $schema: _dialect, $id: _id, ...rest } = schema;
     try {
       validate = (await ajv).compile(rest);
@@ -157,7 +187,8 @@ const FORMATS: Record<string, string> = {
 function resolveRef(ref: string, root: Record<string, unknown>): Record<string, unknown> | undefined {
   if (!ref.startsWith("#/")) return undefined;
   let node: unknown = root;
-  for (const part of ref.slice(2).split("/")) node = isObject(node) ? node[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+  for (const part of ref.slice(2).split("/"))
+    node = isObject(node) ? node[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
   return isObject(node) ? node : undefined;
 }
 
@@ -171,8 +202,18 @@ function typeOf(schema: Record<string, unknown>): string | undefined {
 }
 
 function numberOf(schema: Record<string, unknown>, integer: boolean): number {
-  const min = typeof schema.minimum === "number" ? schema.minimum : typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + (integer ? 1 : 0.5) : undefined;
-  const max = typeof schema.maximum === "number" ? schema.maximum : typeof schema.exclusiveMaximum === "number" ? schema.exclusiveMaximum - (integer ? 1 : 0.5) : undefined;
+  const min =
+    typeof schema.minimum === "number"
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === "number"
+        ? schema.exclusiveMinimum + (integer ? 1 : 0.5)
+        : undefined;
+  const max =
+    typeof schema.maximum === "number"
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === "number"
+        ? schema.exclusiveMaximum - (integer ? 1 : 0.5)
+        : undefined;
   let n = min ?? (max !== undefined && max < 0 ? max : 0);
   if (integer) n = Math.ceil(n);
   const step = typeof schema.multipleOf === "number" && schema.multipleOf > 0 ? schema.multipleOf : undefined;
@@ -181,7 +222,12 @@ function numberOf(schema: Record<string, unknown>, integer: boolean): number {
 }
 
 /** A deterministic value satisfying the common JSON Schema keywords; strings carry the model's text. */
-function instanceOf(schema: Record<string, unknown>, text: string, root: Record<string, unknown>, depth: number): unknown {
+function instanceOf(
+  schema: Record<string, unknown>,
+  text: string,
+  root: Record<string, unknown>,
+  depth: number,
+): unknown {
   if (depth > 32) return null;
   if (typeof schema.$ref === "string") {
     const target = resolveRef(schema.$ref, root);
@@ -191,22 +237,23 @@ function instanceOf(schema: Record<string, unknown>, text: string, root: Record<
   if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
   for (const k of ["anyOf", "oneOf"]) {
     const options = schema[k];
-    if (Array.isArray(options) && isObject(options[0])) return instanceOf({ ...schema, [k]: undefined, ...options[0] }, text, root, depth + 1);
+    if (Array.isArray(options) && isObject(options[0]))
+      return instanceOf({ ...schema, [k]: undefined, ...options[0] }, text, root, depth + 1);
   }
   if (Array.isArray(schema.allOf)) {
-    const merged = schema.allOf.filter(isObject).reduce<Record<string, unknown>>((acc, s) => ({
-      ...acc,
-      ...s,
-      properties: { ...obj(acc.properties), ...obj(s.properties) },
-      required: [...(Array.isArray(acc.required) ? acc.required : []), ...(Array.isArray(s.required) ? s.required : [])],
-    }), { ...schema, allOf: undefined });
+    const parts = schema.allOf.filter(isObject);
+    const merged: Record<string, unknown> = Object.assign({ ...schema, allOf: undefined }, ...parts);
+    merged.properties = Object.assign({}, obj(schema.properties), ...parts.map((s) => obj(s.properties)));
+    merged.required = [schema, ...parts].flatMap((s) => (Array.isArray(s.required) ? s.required : []));
     return instanceOf(merged, text, root, depth + 1);
   }
   switch (typeOf(schema)) {
     case "object": {
       const out: Record<string, unknown> = {};
-      for (const [k, s] of Object.entries(obj(schema.properties))) if (isObject(s)) out[k] = instanceOf(s, text, root, depth + 1);
-      for (const k of Array.isArray(schema.required) ? schema.required : []) if (typeof k === "string" && !(k in out)) out[k] = text;
+      for (const [k, s] of Object.entries(obj(schema.properties)))
+        if (isObject(s)) out[k] = instanceOf(s, text, root, depth + 1);
+      for (const k of Array.isArray(schema.required) ? schema.required : [])
+        if (typeof k === "string" && !(k in out)) out[k] = text;
       return out;
     }
     case "array": {

@@ -44,7 +44,8 @@ const OFFICIAL: Readonly<Record<string, readonly string[]>> = {
   "llm/embed": ["embeddings/create"],
 };
 const OFFICIAL_MATCH_KEYS = ["promptIncludes", "contentIncludes", "modeEquals", "tool_id", "method"] as const;
-const TOOLS_INVOKE_WHY = "tools.invoke rows stand in for the plugin itself (anna-app answers the app without running the executa); here the real plugin runs, so the row never answers a reverse request";
+const TOOLS_INVOKE_WHY =
+  "tools.invoke rows stand in for the plugin itself (anna-app answers the app without running the executa); here the real plugin runs, so the row never answers a reverse request";
 
 /** The text a prompt-matching rule looks in: the messages, a prompt, a run's content, embedding inputs. */
 export function promptText(params: Record<string, unknown>): string {
@@ -74,7 +75,9 @@ export class MockRuleSet {
   /** The rule that answers this request (first match wins, then the fallback), marked used. */
   find(method: string, params: Record<string, unknown>): MockRule | undefined {
     const candidates = this.rules.filter((r) => r.methods.includes(method));
-    const rule = candidates.find((r) => r.match !== undefined && r.test(method, params)) ?? candidates.find((r) => r.match === undefined);
+    const rule =
+      candidates.find((r) => r.match !== undefined && r.test(method, params)) ??
+      candidates.find((r) => r.match === undefined);
     if (rule) this.used.add(rule);
     return rule;
   }
@@ -83,7 +86,11 @@ export class MockRuleSet {
   unused(): UnusedRule[] {
     return this.rules
       .filter((r) => !this.used.has(r))
-      .map((r) => ({ where: r.where, label: r.label, why: r.never ?? `the plugin made no ${r.methods.join(" or ")} request that it matched` }));
+      .map((r) => ({
+        where: r.where,
+        label: r.label,
+        why: r.never ?? `the plugin made no ${r.methods.join(" or ")} request that it matched`,
+      }));
   }
 }
 
@@ -100,35 +107,65 @@ function errorBody(value: unknown, where: string): ErrorBody {
   return { code: value.code as number, message: value.message, ...(value.data !== undefined && { data: value.data }) };
 }
 
-function answerOf(row: Record<string, unknown>, where: string, methods: readonly string[]): Pick<MockRule, "result" | "error" | "events"> {
+function answerOf(
+  row: Record<string, unknown>,
+  where: string,
+  methods: readonly string[],
+): Pick<MockRule, "result" | "error" | "events"> {
   const present = ["result", "error", "events"].filter((k) => row[k] !== undefined);
-  if (present.length !== 1) throw lineError(where, `a rule needs exactly one of "result", "error" or "events" (found ${present.length ? present.join(", ") : "none"})`);
+  if (present.length !== 1)
+    throw lineError(
+      where,
+      `a rule needs exactly one of "result", "error" or "events" (found ${present.length ? present.join(", ") : "none"})`,
+    );
   if (row.error !== undefined) return { error: errorBody(row.error, where) };
   if (row.events !== undefined) {
-    if (!methods.includes("agent/session.run")) throw lineError(where, `"events" answers agent session.run only; use "result" for ${methods.join(", ")}`);
-    if (!Array.isArray(row.events) || !row.events.every(isObject)) throw lineError(where, `"events" must be a list of objects such as {"payload": {"event": "token", "text": "hi"}}`);
+    if (!methods.includes("agent/session.run"))
+      throw lineError(where, `"events" answers agent session.run only; use "result" for ${methods.join(", ")}`);
+    if (!Array.isArray(row.events) || !row.events.every(isObject))
+      throw lineError(
+        where,
+        `"events" must be a list of objects such as {"payload": {"event": "token", "text": "hi"}}`,
+      );
     return { events: row.events as Record<string, unknown>[] };
   }
   return { result: row.result };
 }
 
 function officialRule(row: Record<string, unknown>, where: string): MockRule {
-  if (typeof row.ns !== "string" || typeof row.method !== "string") throw lineError(where, `"ns" and "method" must be strings`);
+  if (typeof row.ns !== "string" || typeof row.method !== "string")
+    throw lineError(where, `"ns" and "method" must be strings`);
   const key = `${row.ns}/${row.method}`;
   const label = `${row.ns}.${row.method}${row.match !== undefined ? ` ${JSON.stringify(row.match)}` : ""}`;
   const methods = OFFICIAL[key] ?? (Object.hasOwn(METHODS, key) ? [key] : key === "tools/invoke" ? [] : undefined);
   if (!methods) {
-    const known = ["llm.complete", "llm.embed", "tools.invoke", ...Object.keys(METHODS).filter((m) => !m.startsWith("sampling/")).map((m) => m.replace("/", "."))];
-    throw lineError(where, `unknown ns/method ${JSON.stringify(`${row.ns}.${row.method}`)}; known: ${known.join(", ")}`);
+    const known = [
+      "llm.complete",
+      "llm.embed",
+      "tools.invoke",
+      ...Object.keys(METHODS)
+        .filter((m) => !m.startsWith("sampling/"))
+        .map((m) => m.replace("/", ".")),
+    ];
+    throw lineError(
+      where,
+      `unknown ns/method ${JSON.stringify(`${row.ns}.${row.method}`)}; known: ${known.join(", ")}`,
+    );
   }
   let tests: ((params: Record<string, unknown>) => boolean)[] = [];
   if (row.match !== undefined) {
     if (!isObject(row.match)) throw lineError(where, `"match" must be an object such as {"promptIncludes": "weather"}`);
     tests = Object.entries(row.match).map(([k, v]) => {
-      if (!(OFFICIAL_MATCH_KEYS as readonly string[]).includes(k)) throw lineError(where, `unknown match key ${JSON.stringify(k)}; known: ${OFFICIAL_MATCH_KEYS.join(", ")}`);
+      if (!(OFFICIAL_MATCH_KEYS as readonly string[]).includes(k))
+        throw lineError(where, `unknown match key ${JSON.stringify(k)}; known: ${OFFICIAL_MATCH_KEYS.join(", ")}`);
       if (typeof v !== "string") throw lineError(where, `match.${k} must be a string`);
       if ((k === "tool_id" || k === "method") !== (key === "tools/invoke")) {
-        throw lineError(where, key === "tools/invoke" ? `tools.invoke rows match on tool_id and method` : `match.${k} applies to tools.invoke rows only`);
+        throw lineError(
+          where,
+          key === "tools/invoke"
+            ? `tools.invoke rows match on tool_id and method`
+            : `match.${k} applies to tools.invoke rows only`,
+        );
       }
       if (k === "promptIncludes" || k === "contentIncludes") return (params) => promptText(params).includes(v);
       if (k === "modeEquals") return (params) => (params.mode ?? "inline") === v;
@@ -149,8 +186,13 @@ function officialRule(row: Record<string, unknown>, where: string): MockRule {
 
 function ownRule(row: Record<string, unknown>, where: string): MockRule {
   const method = row.method as string;
-  if (!/^[^/\s]+\/\S+$/.test(method)) throw lineError(where, `"method" must be a wire method such as "sampling/createMessage", got ${JSON.stringify(method)}`);
-  if (row.match !== undefined && !isObject(row.match)) throw lineError(where, `"match" must be an object: the params to match partially, e.g. {"maxTokens": 10}`);
+  if (!/^[^/\s]+\/\S+$/.test(method))
+    throw lineError(
+      where,
+      `"method" must be a wire method such as "sampling/createMessage", got ${JSON.stringify(method)}`,
+    );
+  if (row.match !== undefined && !isObject(row.match))
+    throw lineError(where, `"match" must be an object: the params to match partially, e.g. {"maxTokens": 10}`);
   const pattern = row.match;
   return {
     methods: [method],
@@ -189,7 +231,9 @@ export function loadRules(path: string): MockRuleSet {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ExecutaError(`cannot read the rules file ${path}: ${(error as Error).message}`, { hint: "give the path of a JSONL file of mock rules" });
+    throw new ExecutaError(`cannot read the rules file ${path}: ${(error as Error).message}`, {
+      hint: "give the path of a JSONL file of mock rules",
+    });
   }
   return parseRules(text, path);
 }

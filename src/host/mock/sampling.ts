@@ -5,7 +5,15 @@
 import { SamplingError } from "../../protocol/index.js";
 import { modelText, ruleAnswer, tokensOf, type Call, type HostEnv } from "./call.js";
 import { isObject, refuse, type Params } from "./params.js";
-import { applyFormat, formatText, isStructuredValid, readResponseFormat, type Applied, type FormatMeta, type FormatRequest } from "./response-format.js";
+import {
+  applyFormat,
+  formatText,
+  isStructuredValid,
+  readResponseFormat,
+  type Applied,
+  type FormatMeta,
+  type FormatRequest,
+} from "./response-format.js";
 import type { Answer } from "./types.js";
 
 /** Host caps (long reference §7.1). */
@@ -19,19 +27,25 @@ interface Message {
 
 function readMessages(p: Params): Message[] {
   const messages = p.raw.messages;
-  if (!Array.isArray(messages) || messages.length === 0) throw p.bad("messages must be a non-empty list of {role, content: {type: \"text\", text}}");
+  if (!Array.isArray(messages) || messages.length === 0)
+    throw p.bad('messages must be a non-empty list of {role, content: {type: "text", text}}');
   return messages.map((m, i) => {
     if (!isObject(m)) throw p.bad(`messages[${i}] must be an object {role, content}`);
-    if (m.role !== "user" && m.role !== "assistant" && m.role !== "system") throw p.bad(`messages[${i}].role must be "user", "assistant" or "system", got ${JSON.stringify(m.role)}`);
+    if (m.role !== "user" && m.role !== "assistant" && m.role !== "system")
+      throw p.bad(`messages[${i}].role must be "user", "assistant" or "system", got ${JSON.stringify(m.role)}`);
     const c = m.content;
-    if (typeof c === "string") throw p.bad(`messages[${i}].content must be an object {type: "text", text: ${JSON.stringify(c.slice(0, 40))}}, not a bare string`);
+    if (typeof c === "string")
+      throw p.bad(
+        `messages[${i}].content must be an object {type: "text", text: ${JSON.stringify(c.slice(0, 40))}}, not a bare string`,
+      );
     if (!isObject(c)) throw p.bad(`messages[${i}].content must be an object {type: "text", text}`);
     if (c.type === "text") {
       if (typeof c.text !== "string") throw p.bad(`messages[${i}].content.text must be a string`);
       return { role: m.role, text: c.text };
     }
     if (c.type === "image" || c.type === "audio") {
-      if (typeof c.data !== "string" || typeof c.mimeType !== "string") throw p.bad(`messages[${i}].content of type ${c.type} needs data (base64) and mimeType`);
+      if (typeof c.data !== "string" || typeof c.mimeType !== "string")
+        throw p.bad(`messages[${i}].content of type ${c.type} needs data (base64) and mimeType`);
       return { role: m.role, text: "" };
     }
     throw p.bad(`messages[${i}].content.type must be "text" (or "image", "audio"), got ${JSON.stringify(c.type)}`);
@@ -41,12 +55,16 @@ function readMessages(p: Params): Message[] {
 function readModelPreferences(p: Params): void {
   const prefs = p.object("modelPreferences");
   if (!prefs) return;
-  if (prefs.hints !== undefined && (!Array.isArray(prefs.hints) || prefs.hints.some((h) => !isObject(h) || typeof h.name !== "string"))) {
+  if (
+    prefs.hints !== undefined &&
+    (!Array.isArray(prefs.hints) || prefs.hints.some((h) => !isObject(h) || typeof h.name !== "string"))
+  ) {
     throw p.bad("modelPreferences.hints must be a list of {name}");
   }
   for (const k of ["costPriority", "speedPriority", "intelligencePriority"]) {
     const v = prefs[k];
-    if (v !== undefined && (typeof v !== "number" || v < 0 || v > 1)) throw p.bad(`modelPreferences.${k} must be a number from 0 to 1`);
+    if (v !== undefined && (typeof v !== "number" || v < 0 || v > 1))
+      throw p.bad(`modelPreferences.${k} must be a number from 0 to 1`);
   }
 }
 
@@ -74,19 +92,28 @@ export class SamplingService {
     const stops = p.stringList("stopSequences") ?? [];
     readModelPreferences(p);
     const include = p.string("includeContext");
-    if (include !== undefined && include !== "none") throw p.bad(`includeContext ${JSON.stringify(include)} is not supported; only "none" is`);
+    if (include !== undefined && include !== "none")
+      throw p.bad(`includeContext ${JSON.stringify(include)} is not supported; only "none" is`);
     p.object("metadata");
     p.number("_clientTimeoutS", { min: 0 });
     const format = await readResponseFormat(p);
     const onUnsupported = p.oneOf("onUnsupported", ["error", "json_object", "text"] as const, "error");
-    const applied = format ? applyFormat(format, this.env.options.structuredOutput ?? "json_schema", onUnsupported) : undefined;
+    const applied = format
+      ? applyFormat(format, this.env.options.structuredOutput ?? "json_schema", onUnsupported)
+      : undefined;
 
     const used = this.usage.get(call.invokeId) ?? { calls: 0, tokens: 0 };
     if (used.calls >= SAMPLING_LIMITS.callsPerInvoke) {
-      throw refuse(SamplingError.MAX_CALLS_EXCEEDED, `MAX_CALLS_EXCEEDED: invoke ${call.invokeId} already made ${used.calls} sampling calls; the host allows ${SAMPLING_LIMITS.callsPerInvoke} per invoke`);
+      throw refuse(
+        SamplingError.MAX_CALLS_EXCEEDED,
+        `MAX_CALLS_EXCEEDED: invoke ${call.invokeId} already made ${used.calls} sampling calls; the host allows ${SAMPLING_LIMITS.callsPerInvoke} per invoke`,
+      );
     }
     if (used.tokens >= SAMPLING_LIMITS.tokensPerInvoke) {
-      throw refuse(SamplingError.MAX_TOKENS_EXCEEDED, `MAX_TOKENS_EXCEEDED: invoke ${call.invokeId} already used ${used.tokens} tokens; the host allows ${SAMPLING_LIMITS.tokensPerInvoke} per invoke`);
+      throw refuse(
+        SamplingError.MAX_TOKENS_EXCEEDED,
+        `MAX_TOKENS_EXCEEDED: invoke ${call.invokeId} already used ${used.tokens} tokens; the host allows ${SAMPLING_LIMITS.tokensPerInvoke} per invoke`,
+      );
     }
     used.calls++;
     this.usage.set(call.invokeId, used);
@@ -94,7 +121,14 @@ export class SamplingService {
     const prompt = [system, ...messages.map((m) => m.text)].filter(Boolean).join("\n");
     const lastUser = [...messages].reverse().find((m) => m.role === "user")?.text ?? "";
     const meta = async (text: string): Promise<FormatMeta | undefined> =>
-      format && applied ? { type: applied.applied, requested: format.type, structuredValid: applied.applied !== "text" && (await isStructuredValid(text, format)), downgraded: applied.downgraded } : undefined;
+      format && applied
+        ? {
+            type: applied.applied,
+            requested: format.type,
+            structuredValid: applied.applied !== "text" && (await isStructuredValid(text, format)),
+            downgraded: applied.downgraded,
+          }
+        : undefined;
 
     const rule = call.rule();
     let answer: Answer;
@@ -103,7 +137,19 @@ export class SamplingService {
       if ("result" in answer && isObject(answer.result)) answer = { result: await withFormatMeta(answer.result, meta) };
     } else {
       const said = await modelText(this.env, call, prompt, lastUser);
-      answer = "answer" in said ? said.answer : { result: await completion(said.text, { prompt, maxTokens, stops, format, applied: applied?.applied, meta }) };
+      answer =
+        "answer" in said
+          ? said.answer
+          : {
+              result: await completion(said.text, {
+                prompt,
+                maxTokens,
+                stops,
+                format,
+                applied: applied?.applied,
+                meta,
+              }),
+            };
     }
     if ("result" in answer && isObject(answer.result)) {
       const usage = answer.result.usage;
@@ -113,7 +159,10 @@ export class SamplingService {
   }
 }
 
-async function withFormatMeta(result: Record<string, unknown>, meta: (text: string) => Promise<FormatMeta | undefined>): Promise<Record<string, unknown>> {
+async function withFormatMeta(
+  result: Record<string, unknown>,
+  meta: (text: string) => Promise<FormatMeta | undefined>,
+): Promise<Record<string, unknown>> {
   const content = result.content;
   const existing = isObject(result._meta) ? result._meta : {};
   if (existing.responseFormat !== undefined || !isObject(content) || typeof content.text !== "string") return result;
@@ -123,12 +172,22 @@ async function withFormatMeta(result: Record<string, unknown>, meta: (text: stri
 
 async function completion(
   said: string,
-  o: { prompt: string; maxTokens: number; stops: string[]; format: FormatRequest | undefined; applied: Applied | undefined; meta: (text: string) => Promise<FormatMeta | undefined> },
+  o: {
+    prompt: string;
+    maxTokens: number;
+    stops: string[];
+    format: FormatRequest | undefined;
+    applied: Applied | undefined;
+    meta: (text: string) => Promise<FormatMeta | undefined>;
+  },
 ): Promise<Record<string, unknown>> {
   let text = o.format && o.applied ? formatText(said, o.applied, o.format) : said;
   let stopReason = "endTurn";
   if (!o.format || o.applied === "text") {
-    const stop = o.stops.map((s) => (s ? text.indexOf(s) : -1)).filter((i) => i >= 0).sort((a, b) => a - b)[0];
+    const stop = o.stops
+      .map((s) => (s ? text.indexOf(s) : -1))
+      .filter((i) => i >= 0)
+      .sort((a, b) => a - b)[0];
     if (stop !== undefined) {
       text = text.slice(0, stop);
       stopReason = "stopSequence";

@@ -92,7 +92,11 @@ export class MockServer {
 
   private serve(req: IncomingMessage, res: ServerResponse): void {
     const answer = (status: number, text: string, headers: Record<string, string | number> = {}) => {
-      res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...headers });
+      res.writeHead(status, {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Length": Buffer.byteLength(text),
+        ...headers,
+      });
       res.end(req.method === "HEAD" ? undefined : text);
     };
     const port = (this.server?.address() as AddressInfo | null)?.port;
@@ -111,7 +115,8 @@ export class MockServer {
     }
     const link = kind === "get" ? this.links.get(id) : undefined;
     if (!link) return answer(404, "not found\n");
-    if (req.method !== "GET" && req.method !== "HEAD") return answer(405, "this URL takes GET\n", { Allow: "GET, HEAD" });
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return answer(405, "this URL takes GET\n", { Allow: "GET, HEAD" });
     if (this.clock() > link.expiresAt) return answer(403, "Request has expired: ask the host for a new URL\n");
     const bytes = link.read();
     if (!bytes) return answer(404, "the object no longer exists\n");
@@ -119,14 +124,25 @@ export class MockServer {
     res.end(req.method === "HEAD" ? undefined : bytes);
   }
 
-  private receive(req: IncomingMessage, ticket: PutTicket, answer: (status: number, text: string, headers?: Record<string, string>) => void): void {
-    if (this.clock() > ticket.expiresAt) return answer(403, "Request has expired: call upload_begin (or negotiate) again for a new URL\n");
+  private receive(
+    req: IncomingMessage,
+    ticket: PutTicket,
+    answer: (status: number, text: string, headers?: Record<string, string>) => void,
+  ): void {
+    if (this.clock() > ticket.expiresAt)
+      return answer(403, "Request has expired: call upload_begin (or negotiate) again for a new URL\n");
     const type = req.headers["content-type"];
     if (ticket.contentType !== undefined && type?.trim().toLowerCase() !== ticket.contentType.trim().toLowerCase()) {
-      return answer(403, `SignatureDoesNotMatch: this URL was signed for Content-Type ${JSON.stringify(ticket.contentType)}, the PUT sent ${type === undefined ? "none" : JSON.stringify(type)}; send the headers the host returned with the URL\n`);
+      return answer(
+        403,
+        `SignatureDoesNotMatch: this URL was signed for Content-Type ${JSON.stringify(ticket.contentType)}, the PUT sent ${type === undefined ? "none" : JSON.stringify(type)}; send the headers the host returned with the URL\n`,
+      );
     }
     const declared = Number(req.headers["content-length"]);
-    if (declared > ticket.maxBytes) return answer(413, `EntityTooLarge: at most ${ticket.maxBytes} bytes may be PUT to this URL\n`, { Connection: "close" });
+    if (declared > ticket.maxBytes)
+      return answer(413, `EntityTooLarge: at most ${ticket.maxBytes} bytes may be PUT to this URL\n`, {
+        Connection: "close",
+      });
     const chunks: Buffer[] = [];
     let size = 0;
     let overflow = false;

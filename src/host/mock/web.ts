@@ -13,14 +13,21 @@ import { refuse } from "./params.js";
 import type { Answer } from "./types.js";
 
 /** The platform's limits: results per search, URLs per fetch, characters per page, fetch timeout. */
-export const WEB_LIMITS = { defaultResults: 5, maxResults: 20, maxUrls: 10, defaultChars: 20_000, maxChars: 100_000 } as const;
+export const WEB_LIMITS = {
+  defaultResults: 5,
+  maxResults: 20,
+  maxUrls: 10,
+  defaultChars: 20_000,
+  maxChars: 100_000,
+} as const;
 const TIME_RANGES = ["day", "week", "month", "year"];
 const ALLOWED_PORTS = new Set([80, 443, 8080, 8443]);
 const BLOCKED_HOSTS = new Set(["localhost", "169.254.169.254", "metadata.google.internal", "metadata.goog"]);
 const META = { provider: "executa-mock", dev: true } as const;
 
 /** The platform's answer to a bad argument: `HostRpcError("invalid_arg", ...)` as the harness relays it. */
-const invalidArg = (message: string) => refuse(RpcError.InvalidParams, message, { errorCode: "invalid_arg", details: null });
+const invalidArg = (message: string) =>
+  refuse(RpcError.InvalidParams, message, { errorCode: "invalid_arg", details: null });
 
 function intOr(value: unknown, fallback: number): number {
   const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
@@ -37,9 +44,17 @@ function search(call: Call): Answer {
   const rule = call.rule();
   if (rule) return ruleAnswer(rule);
   const count = Math.min(intOr(call.params.max_results, WEB_LIMITS.defaultResults), WEB_LIMITS.maxResults);
-  const slug = query.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "").slice(0, 60) || "q";
+  const slug =
+    query
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 60) || "q";
   const news = call.params.topic === "news";
-  const range = typeof call.params.time_range === "string" && TIME_RANGES.includes(call.params.time_range) ? call.params.time_range : undefined;
+  const range =
+    typeof call.params.time_range === "string" && TIME_RANGES.includes(call.params.time_range)
+      ? call.params.time_range
+      : undefined;
   if (range) call.note(`time_range ${range}: the mock host's results are the same for every range`);
   const results = Array.from({ length: count }, (_, i) => {
     const url = `https://example.com/${news ? "news" : "search"}/${slug}/${i + 1}`;
@@ -86,12 +101,28 @@ function blocked(url: string): boolean {
 function privateAddress(ip: string): boolean {
   if (ip.includes(":")) return ip === "::1" || ip === "::" || /^f[cd]|^fe[89ab]/i.test(ip);
   const [a, b] = ip.split(".").map(Number) as [number, number];
-  return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || a >= 224;
+  return (
+    a === 10 ||
+    a === 127 ||
+    a === 0 ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    a >= 224
+  );
 }
 
 function page(url: string, maxChars: number) {
   if (blocked(url)) return { url, ok: false, error: "SSRF_BLOCKED" };
   const id = createHash("sha256").update(url).digest("hex").slice(0, 8);
   const content = `Canned page ${id} for ${url}, from the executa mock host. It stands for the page's main text, extracted as the platform's fetcher would.`;
-  return { url, ok: true, final_url: url, title: `Page ${id}`, content: content.slice(0, maxChars), truncated: content.length > maxChars, error: null };
+  return {
+    url,
+    ok: true,
+    final_url: url,
+    title: `Page ${id}`,
+    content: content.slice(0, maxChars),
+    truncated: content.length > maxChars,
+    error: null,
+  };
 }

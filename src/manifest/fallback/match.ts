@@ -47,7 +47,10 @@ export function matchesTemplateText(content: string, template: string): boolean 
   if (/\{\{[#/^>]/.test(template)) return false;
   const lines = content.split("\n");
   const templateLines = template.split("\n");
-  return lines.length === templateLines.length && templateLines.every((t, i) => lineMatches(lines[i]!, t.split(SUBSTITUTION)));
+  return (
+    lines.length === templateLines.length &&
+    templateLines.every((t, i) => lineMatches(lines[i]!, t.split(SUBSTITUTION)))
+  );
 }
 
 function matchesTemplate(content: string, templatePath: string): boolean {
@@ -61,7 +64,9 @@ function substitute(text: string, pyModule: string, goModule: string): string {
 
 /** The template's files mapped onto the project's, or undefined when the sets differ. */
 function projectPaths(entry: PrecomputedTemplate, inputs: string[]): { pyModule: string } | undefined {
-  const candidates = entry.files.some((f) => f.path.includes(TEMPLATE_PY_MODULE)) ? [...new Set(inputs.map((p) => p.split("/")[0]!))] : [""];
+  const candidates = entry.files.some((f) => f.path.includes(TEMPLATE_PY_MODULE))
+    ? [...new Set(inputs.map((p) => p.split("/")[0]!))]
+    : [""];
   for (const pyModule of candidates) {
     const expected = entry.files.map((f) => f.path.replaceAll(TEMPLATE_PY_MODULE, pyModule)).sort();
     if (expected.length === inputs.length && expected.every((p, i) => p === inputs[i])) return { pyModule };
@@ -87,6 +92,9 @@ function entryExtraction(entry: PrecomputedTemplate, project: SourceProject): Ex
     if (!matchesTemplate(content, templatePath)) return undefined;
   }
   const goModule = project.goMod?.module ?? "";
-  const data = JSON.parse(substitute(JSON.stringify(entry.extraction), mapped.pyModule, goModule)) as Omit<Extraction, "via">;
+  const data = JSON.parse(substitute(JSON.stringify(entry.extraction), mapped.pyModule, goModule)) as Omit<
+    Extraction,
+    "via"
+  >;
   return { ...data, via: `precomputed data for the unchanged ${entry.template} ${entry.variant} template` };
 }

@@ -1,1 +1,1 @@
-export { extractGo, helperBinary as goHelperBinary, GO_HELPER_DIR, renderGoBindings } from "./extract.js";
+export { extractGo, helperBinary as goHelperBinary, renderGoBindings } from "./extract.js";

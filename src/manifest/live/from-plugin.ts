@@ -5,7 +5,13 @@
  */
 import { ExecutaError } from "../../common/errors.js";
 import { prepareLaunch, type LaunchSpec } from "../../host/index.js";
-import { EXECUTA_JSON, manifestFromPlugin, MANIFEST_PATH, readExecutaJson, type JsonObject } from "../../project/index.js";
+import {
+  EXECUTA_JSON,
+  manifestFromPlugin,
+  MANIFEST_PATH,
+  readExecutaJson,
+  type JsonObject,
+} from "../../project/index.js";
 import { canonicalManifestJson, validateManifest, type Diagnostic, type Manifest } from "../../protocol/index.js";
 import type { Output } from "../outputs.js";
 import { describePlugin } from "./describe.js";
@@ -31,11 +37,19 @@ export async function describeLaunch(launch: LaunchSpec): Promise<Record<string,
   let answer: unknown;
   try {
     const { command, args, cwd, env } = prepared.launch;
-    ({ manifest: answer } = await describePlugin(command, args, { ...(cwd && { cwd }), ...(env && { env }), shown: [launch.command, ...launch.args].join(" ") }));
+    ({ manifest: answer } = await describePlugin(command, args, {
+      ...(cwd && { cwd }),
+      ...(env && { env }),
+      shown: [launch.command, ...launch.args].join(" "),
+    }));
   } finally {
     prepared.cleanup();
   }
-  if (!isObject(answer)) throw new ExecutaError(`the plugin answered describe with ${JSON.stringify(answer)?.slice(0, 80)}, not a manifest object`, { hint: "describe must answer the manifest itself" });
+  if (!isObject(answer))
+    throw new ExecutaError(
+      `the plugin answered describe with ${JSON.stringify(answer)?.slice(0, 80)}, not a manifest object`,
+      { hint: "describe must answer the manifest itself" },
+    );
   return answer;
 }
 
@@ -43,10 +57,18 @@ export async function describeLaunch(launch: LaunchSpec): Promise<Record<string,
  * manifest.json of a describe answer: named `name` when it has none, validated; with the project's
  * executa.json of a `"manifest_source": "plugin"` plugin, its version must be the answer's.
  */
-export function manifestOfAnswer(answer: Record<string, unknown>, name: string | undefined, executaJson?: JsonObject): LiveManifest {
+export function manifestOfAnswer(
+  answer: Record<string, unknown>,
+  name: string | undefined,
+  executaJson?: JsonObject,
+): LiveManifest {
   const manifest = withDefaultName(answer, name) as Manifest;
   const diagnostics = validateManifest(manifest, { source: "describe" });
-  if (manifestFromPlugin(executaJson) && typeof executaJson?.version === "string" && executaJson.version !== manifest.version) {
+  if (
+    manifestFromPlugin(executaJson) &&
+    typeof executaJson?.version === "string" &&
+    executaJson.version !== manifest.version
+  ) {
     diagnostics.push({
       severity: "error",
       file: EXECUTA_JSON,
@@ -59,7 +81,11 @@ export function manifestOfAnswer(answer: Record<string, unknown>, name: string |
 }
 
 /** The running plugin's manifest.json; a missing name is `options.name`, else executa.json's tool_id. */
-export async function liveManifest(dir: string, launch: LaunchSpec, options: { name?: string } = {}): Promise<LiveManifest> {
+export async function liveManifest(
+  dir: string,
+  launch: LaunchSpec,
+  options: { name?: string } = {},
+): Promise<LiveManifest> {
   const executaJson = readExecutaJson(dir);
   const toolId = options.name ?? (typeof executaJson?.tool_id === "string" ? executaJson.tool_id : undefined);
   return manifestOfAnswer(await describeLaunch(launch), toolId, executaJson);

@@ -1,2 +1,1 @@
-export { describePlugin, type LiveDescribe } from "./describe.js";
-export { describeLaunch, liveManifest, manifestOfAnswer, withDefaultName, type LiveManifest } from "./from-plugin.js";
+export { describeLaunch, liveManifest, manifestOfAnswer } from "./from-plugin.js";

@@ -26,14 +26,23 @@ export async function extractPython(project: SourceProject, python?: string): Pr
     if (!command) throw new ToolchainMissing("python3 was not found");
     const args = [...PYTHON_ISOLATION, PYTHON_HELPER, project.dir];
     // Started in the helper's folder: a version file of the project's (pyenv's .python-version) chooses nothing.
-    const { hostCalls, ...out } = await runHelper(command, args, dirname(PYTHON_HELPER), "Python extractor", helperEnv(/^PYTHON/i));
+    const { hostCalls, ...out } = await runHelper(
+      command,
+      args,
+      dirname(PYTHON_HELPER),
+      "Python extractor",
+      helperEnv(/^PYTHON/i),
+    );
     return { ...out, ...resolveToolHostCalls("python", hostCalls), via: "python" };
   } catch (error) {
     if (!(error instanceof ToolchainMissing)) throw error;
     const fallback = precomputedExtraction(project);
     if (fallback) return fallback;
-    throw new ExecutaError(`${command ?? "python3"} was not found${command ? "" : " outside the project"}, so the Python tools cannot be read`, {
-      hint: "install Python 3.10 or newer as python3 on PATH (the manifest never uses the project's own .venv) and run `executa manifest` again",
-    });
+    throw new ExecutaError(
+      `${command ?? "python3"} was not found${command ? "" : " outside the project"}, so the Python tools cannot be read`,
+      {
+        hint: "install Python 3.10 or newer as python3 on PATH (the manifest never uses the project's own .venv) and run `executa manifest` again",
+      },
+    );
   }
 }

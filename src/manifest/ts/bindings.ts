@@ -13,7 +13,8 @@ function member(symbol: string): string {
 
 export function renderTsBindings(bindings: ToolBinding[]): string {
   const lines = bindings.map((b) => {
-    const params = b.style === "positional" ? ` params: [${(b.params ?? []).map((p) => JSON.stringify(p)).join(", ")}],` : "";
+    const params =
+      b.style === "positional" ? ` params: [${(b.params ?? []).map((p) => JSON.stringify(p)).join(", ")}],` : "";
     return `  ${key(b.tool)}: { style: ${JSON.stringify(b.style ?? "args")},${params} load: async () => (await import(${JSON.stringify(b.module)}))${member(b.symbol)} },`;
   });
   return [

@@ -35,7 +35,10 @@ export function toolSourceFiles(projectDir: string): string[] {
 
 function modulePath(projectDir: string, file: string): string {
   let rel = relative(join(projectDir, "src"), join(projectDir, file)).split(sep).join("/");
-  rel = rel.replace(/\.tsx?$/, ".js").replace(/\.mts$/, ".mjs").replace(/\.cts$/, ".cjs");
+  rel = rel
+    .replace(/\.tsx?$/, ".js")
+    .replace(/\.mts$/, ".mjs")
+    .replace(/\.cts$/, ".cjs");
   return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
@@ -52,8 +55,18 @@ function encodingError(projectDir: string, file: string): Diagnostic | undefined
   const before = bytes.subarray(0, at);
   const line = before.filter((b) => b === 0x0a).length + 1;
   const column = at - (before.lastIndexOf(0x0a) + 1) + 1;
-  const bad = at < bytes.length ? `byte 0x${bytes[at]!.toString(16).padStart(2, "0")} cannot be decoded` : "it ends inside a character";
-  return { severity: "error", message: `the file is not UTF-8: ${bad}`, hint: "save the file as UTF-8", file: rel(projectDir, file), line, column };
+  const bad =
+    at < bytes.length
+      ? `byte 0x${bytes[at]!.toString(16).padStart(2, "0")} cannot be decoded`
+      : "it ends inside a character";
+  return {
+    severity: "error",
+    message: `the file is not UTF-8: ${bad}`,
+    hint: "save the file as UTF-8",
+    file: rel(projectDir, file),
+    line,
+    column,
+  };
 }
 
 export async function extractTypeScript(projectDir: string): Promise<Extraction> {

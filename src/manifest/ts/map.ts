@@ -59,7 +59,12 @@ function mapParam(tool: SourceTool, p: SourceParam, diagnostics: Diagnostic[]): 
     return undefined;
   }
   if (p.integerTag && !(p.shape.kind === "number" || (p.shape.kind === "enum" && p.shape.base === "number"))) {
-    diagnostics.push({ severity: "error", message: `@integer on '${p.name}', which is not a number`, hint: "use @integer on number properties only", ...at(p.location) });
+    diagnostics.push({
+      severity: "error",
+      message: `@integer on '${p.name}', which is not a number`,
+      hint: "use @integer on number properties only",
+      ...at(p.location),
+    });
   }
   const type = baseType(p.shape, p.integerTag)!;
   const param: Parameter = { name: p.name, type };
@@ -118,7 +123,10 @@ function mapParam(tool: SourceTool, p: SourceParam, diagnostics: Diagnostic[]): 
   return param;
 }
 
-export function mapTools(tools: SourceTool[], diagnostics: Diagnostic[]): { tools: ToolDefinition[]; locations: ToolLocation[] } {
+export function mapTools(
+  tools: SourceTool[],
+  diagnostics: Diagnostic[],
+): { tools: ToolDefinition[]; locations: ToolLocation[] } {
   const out: ToolDefinition[] = [];
   const locations: ToolLocation[] = [];
   for (const tool of tools) {
@@ -146,7 +154,11 @@ export function mapTools(tools: SourceTool[], diagnostics: Diagnostic[]): { tool
     if (tool.style === "positional") {
       for (const tag of tool.paramTags) {
         if (!tool.params.some((p) => p.name === tag.name)) {
-          diagnostics.push({ severity: "warning", message: `@param ${tag.name} matches no parameter of '${tool.name}'`, ...at(tag.location) });
+          diagnostics.push({
+            severity: "warning",
+            message: `@param ${tag.name} matches no parameter of '${tool.name}'`,
+            ...at(tag.location),
+          });
         }
       }
     }

@@ -4,7 +4,15 @@
  */
 import type { Json } from "../../protocol/index.js";
 import type { Language } from "../../project/index.js";
-import { commentLine, goString, goTagValue, jsonString, pythonDocstringText, pythonString, pythonValue } from "../escape.js";
+import {
+  commentLine,
+  goString,
+  goTagValue,
+  jsonString,
+  pythonDocstringText,
+  pythonString,
+  pythonValue,
+} from "../escape.js";
 import type { ToolLayout } from "./layout.js";
 import { functionName, pascalCase } from "./names.js";
 import type { ToolParam } from "./params.js";
@@ -19,7 +27,10 @@ export interface NewTool {
 /** A value a test passes for the parameter: its default, else one of its type. */
 function sample(p: ToolParam): Json {
   if (p.default !== undefined) return p.default;
-  const one: Json = p.type === "enum" ? p.values![0]! : { string: "example", integer: 1, number: 0.5, boolean: true, object: { key: "value" } }[p.type];
+  const one: Json =
+    p.type === "enum"
+      ? p.values![0]!
+      : { string: "example", integer: 1, number: 0.5, boolean: true, object: { key: "value" } }[p.type];
   return p.array ? [one] : one;
 }
 
@@ -43,7 +54,16 @@ const paramDoc = (p: ToolParam) => `TODO: describe ${p.name}.`;
 // ---- TypeScript ----------------------------------------------------------------------------------
 
 function tsType(p: ToolParam): string {
-  const item = p.type === "enum" ? p.values!.map(jsonString).join(" | ") : { string: "string", integer: "Integer", number: "number", boolean: "boolean", object: "Record<string, unknown>" }[p.type];
+  const item =
+    p.type === "enum"
+      ? p.values!.map(jsonString).join(" | ")
+      : {
+          string: "string",
+          integer: "Integer",
+          number: "number",
+          boolean: "boolean",
+          object: "Record<string, unknown>",
+        }[p.type];
   if (!p.array) return item;
   return p.type === "enum" && p.values!.length > 1 ? `(${item})[]` : `${item}[]`;
 }
@@ -52,7 +72,10 @@ function tsType(p: ToolParam): string {
 function tsValue(value: Json): string {
   if (typeof value === "string") return jsonString(value);
   if (Array.isArray(value)) return `[${value.map(tsValue).join(", ")}]`;
-  if (value !== null && typeof value === "object") return `{ ${Object.entries(value).map(([k, v]) => `${jsonString(k)}: ${tsValue(v)}`).join(", ")} }`;
+  if (value !== null && typeof value === "object")
+    return `{ ${Object.entries(value)
+      .map(([k, v]) => `${jsonString(k)}: ${tsValue(v)}`)
+      .join(", ")} }`;
   return JSON.stringify(value);
 }
 
@@ -69,8 +92,22 @@ function tsContext(tool: NewTool, layout: ToolLayout) {
       property: `${p.name}${p.optional ? "?" : ""}: ${tsType(p)}`,
       doc: paramDoc(p),
     })),
-    result: block(tool.params.map((p) => p.name), "return ", ";", "  ", "  ", true),
-    sample: block(tool.params.map((p) => `${p.name}: ${tsValue(sample(p))}`), `const args: Parameters<typeof ${fn}>[0] = `, ";", "  ", "  ", true),
+    result: block(
+      tool.params.map((p) => p.name),
+      "return ",
+      ";",
+      "  ",
+      "  ",
+      true,
+    ),
+    sample: block(
+      tool.params.map((p) => `${p.name}: ${tsValue(sample(p))}`),
+      `const args: Parameters<typeof ${fn}>[0] = `,
+      ";",
+      "  ",
+      "  ",
+      true,
+    ),
     testImport: `../../src/tools/${layout.stem}.js`,
   };
 }
@@ -78,7 +115,10 @@ function tsContext(tool: NewTool, layout: ToolLayout) {
 // ---- Python --------------------------------------------------------------------------------------
 
 function pyType(p: ToolParam): string {
-  const item = p.type === "enum" ? `Literal[${p.values!.map(pythonString).join(", ")}]` : { string: "str", integer: "int", number: "float", boolean: "bool", object: "dict" }[p.type];
+  const item =
+    p.type === "enum"
+      ? `Literal[${p.values!.map(pythonString).join(", ")}]`
+      : { string: "str", integer: "int", number: "float", boolean: "bool", object: "dict" }[p.type];
   const type = p.array ? `list[${item}]` : item;
   return p.optional && p.default === undefined ? `${type} | None` : type;
 }
@@ -94,7 +134,10 @@ function pySignature(fn: string, params: ToolParam[]): string {
 
 function pyContext(tool: NewTool, layout: ToolLayout, pyPackage: string) {
   const fn = functionName(tool.name);
-  const options = [...(fn === tool.name ? [] : [`name=${pythonString(tool.name)}`]), ...(tool.timeout ? [`timeout=${tool.timeout}`] : [])];
+  const options = [
+    ...(fn === tool.name ? [] : [`name=${pythonString(tool.name)}`]),
+    ...(tool.timeout ? [`timeout=${tool.timeout}`] : []),
+  ];
   return {
     fn,
     decorator: options.length ? `@tool(${options.join(", ")})` : "@tool",
@@ -102,8 +145,22 @@ function pyContext(tool: NewTool, layout: ToolLayout, pyPackage: string) {
     signature: pySignature(fn, tool.params),
     docstring: pythonDocstringText(tool.description),
     params: tool.params.map((p) => ({ name: p.name, doc: pythonDocstringText(paramDoc(p)) })),
-    result: block(tool.params.map((p) => `${pythonString(p.name)}: ${p.name}`), "return ", "", "    ", "    ", false),
-    sample: block(tool.params.map((p) => `${pythonString(p.name)}: ${pythonValue(sample(p))}`), "args = ", "", "    ", "    ", false),
+    result: block(
+      tool.params.map((p) => `${pythonString(p.name)}: ${p.name}`),
+      "return ",
+      "",
+      "    ",
+      "    ",
+      false,
+    ),
+    sample: block(
+      tool.params.map((p) => `${pythonString(p.name)}: ${pythonValue(sample(p))}`),
+      "args = ",
+      "",
+      "    ",
+      "    ",
+      false,
+    ),
     testImport: `${pyPackage}.${layout.stem}`,
     // pytest would collect an imported function named test*, so the test calls it by another name.
     testName: fn.startsWith("test") ? `tool_${fn}` : fn,
@@ -123,27 +180,44 @@ function goEnum(tool: string, p: ToolParam): GoEnum {
   const type = pascalCase(tool) + pascalCase(p.name);
   const taken = new Set<string>();
   const names = p.values!.map((value, i) => {
-    let name = type + value.split(/[^\p{L}\p{Nd}]+/u).filter(Boolean).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+    let name =
+      type +
+      value
+        .split(/[^\p{L}\p{Nd}]+/u)
+        .filter(Boolean)
+        .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+        .join("");
     if (name === type || taken.has(name)) name = `${type}Value${i + 1}`;
     taken.add(name);
     return name;
   });
   const width = Math.max(...names.map((n) => n.length));
-  return { type, param: p.name, consts: names.map((name, i) => ({ name, padded: name.padEnd(width), value: goString(p.values![i]!) })) };
+  return {
+    type,
+    param: p.name,
+    consts: names.map((name, i) => ({ name, padded: name.padEnd(width), value: goString(p.values![i]!) })),
+  };
 }
 
 function goType(p: ToolParam, enumType: string | undefined): string {
-  const item = enumType ?? { string: "string", integer: "int", number: "float64", boolean: "bool", object: "map[string]any" }[p.type as Exclude<ToolParam["type"], "enum">];
+  const item =
+    enumType ??
+    { string: "string", integer: "int", number: "float64", boolean: "bool", object: "map[string]any" }[
+      p.type as Exclude<ToolParam["type"], "enum">
+    ];
   return p.array ? `[]${item}` : item;
 }
 
 /** A JSON value as a Go literal of the field's type. */
 function goValue(value: Json, p: ToolParam, e: GoEnum | undefined, asItem = false): string {
-  if (p.array && !asItem) return `${goType(p, e?.type)}{${(value as Json[]).map((v) => goValue(v, p, e, true)).join(", ")}}`;
+  if (p.array && !asItem)
+    return `${goType(p, e?.type)}{${(value as Json[]).map((v) => goValue(v, p, e, true)).join(", ")}}`;
   if (e) return e.consts[p.values!.indexOf(value as string)]!.name;
   if (typeof value === "string") return goString(value);
   if (value !== null && typeof value === "object") {
-    return `map[string]any{${Object.entries(value).map(([k, v]) => `${goString(k)}: ${goAny(v)}`).join(", ")}}`;
+    return `map[string]any{${Object.entries(value)
+      .map(([k, v]) => `${goString(k)}: ${goAny(v)}`)
+      .join(", ")}}`;
   }
   return JSON.stringify(value);
 }
@@ -152,7 +226,10 @@ function goValue(value: Json, p: ToolParam, e: GoEnum | undefined, asItem = fals
 function goAny(value: Json): string {
   if (typeof value === "string") return goString(value);
   if (Array.isArray(value)) return `[]any{${value.map(goAny).join(", ")}}`;
-  if (value !== null && typeof value === "object") return `map[string]any{${Object.entries(value).map(([k, v]) => `${goString(k)}: ${goAny(v)}`).join(", ")}}`;
+  if (value !== null && typeof value === "object")
+    return `map[string]any{${Object.entries(value)
+      .map(([k, v]) => `${goString(k)}: ${goAny(v)}`)
+      .join(", ")}}`;
   return value === null ? "nil" : JSON.stringify(value);
 }
 
@@ -181,7 +258,12 @@ function goContext(tool: NewTool) {
     // Text gofmt would rewrite goes into the directive as a Go string instead.
     ...(goDocSafe(description) ? {} : { directiveDescription: goString(description) }),
     enums: [...enums.values()],
-    fields: tool.params.map((p) => ({ field: pascalCase(p.name), type: goType(p, enums.get(p.name)?.type), tag: goTag(p), doc: paramDoc(p) })),
+    fields: tool.params.map((p) => ({
+      field: pascalCase(p.name),
+      type: goType(p, enums.get(p.name)?.type),
+      tag: goTag(p),
+      doc: paramDoc(p),
+    })),
     sample: `${fn}Args{${tool.params.map((p) => `${pascalCase(p.name)}: ${goValue(sample(p), p, enums.get(p.name))}`).join(", ")}}`,
   };
 }
@@ -194,7 +276,14 @@ export function goIdentifiers(tool: NewTool): string[] {
 
 export function toolContext(lang: Language, tool: NewTool, layout: ToolLayout, pyPackage: string) {
   const description = commentLine(tool.description);
-  const common = { tool: tool.name, description, timeout: tool.timeout, hasParams: tool.params.length > 0, toolFile: layout.tool, testFile: layout.test };
+  const common = {
+    tool: tool.name,
+    description,
+    timeout: tool.timeout,
+    hasParams: tool.params.length > 0,
+    toolFile: layout.tool,
+    testFile: layout.test,
+  };
   switch (lang) {
     case "ts":
       return { ...common, ...tsContext(tool, layout) };

@@ -17,15 +17,57 @@ export interface ToolLayout {
 
 /** File names the Go tool treats specially: `_test`, `_<GOOS>`, `_<GOARCH>` suffixes build only in tests or on one platform. */
 const GO_SUFFIXES = new Set([
-  "test", "aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js", "linux", "nacl", "netbsd", "openbsd",
-  "plan9", "solaris", "wasip1", "windows", "zos", "386", "amd64", "amd64p32", "arm", "armbe", "arm64", "arm64be", "loong64", "mips",
-  "mipsle", "mips64", "mips64le", "mips64p32", "mips64p32le", "ppc", "ppc64", "ppc64le", "riscv", "riscv64", "s390", "s390x", "sparc",
-  "sparc64", "wasm",
+  "test",
+  "aix",
+  "android",
+  "darwin",
+  "dragonfly",
+  "freebsd",
+  "hurd",
+  "illumos",
+  "ios",
+  "js",
+  "linux",
+  "nacl",
+  "netbsd",
+  "openbsd",
+  "plan9",
+  "solaris",
+  "wasip1",
+  "windows",
+  "zos",
+  "386",
+  "amd64",
+  "amd64p32",
+  "arm",
+  "armbe",
+  "arm64",
+  "arm64be",
+  "loong64",
+  "mips",
+  "mipsle",
+  "mips64",
+  "mips64le",
+  "mips64p32",
+  "mips64p32le",
+  "ppc",
+  "ppc64",
+  "ppc64le",
+  "riscv",
+  "riscv64",
+  "s390",
+  "s390x",
+  "sparc",
+  "sparc64",
+  "wasm",
 ]);
 
 /** `getWeather` -> `get_weather`: Go file names are lower snake case. */
 function snakeCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replaceAll("-", "_").toLowerCase();
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replaceAll("-", "_")
+    .toLowerCase();
 }
 
 /** The Python module: not one the extractor skips (`test_*`, `*_test`, conftest) nor the generated bindings. */

@@ -9,16 +9,92 @@ const MAX_TOOL_NAME = 64;
 
 /** Reserved words that cannot name a function or a destructured binding in strict-mode TypeScript. */
 const TS_RESERVED = new Set([
-  "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum", "export", "extends",
-  "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this",
-  "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "implements", "interface", "package",
-  "private", "protected", "public", "await", "arguments", "eval",
+  "break",
+  "case",
+  "catch",
+  "class",
+  "const",
+  "continue",
+  "debugger",
+  "default",
+  "delete",
+  "do",
+  "else",
+  "enum",
+  "export",
+  "extends",
+  "false",
+  "finally",
+  "for",
+  "function",
+  "if",
+  "import",
+  "in",
+  "instanceof",
+  "new",
+  "null",
+  "return",
+  "super",
+  "switch",
+  "this",
+  "throw",
+  "true",
+  "try",
+  "typeof",
+  "var",
+  "void",
+  "while",
+  "with",
+  "yield",
+  "let",
+  "static",
+  "implements",
+  "interface",
+  "package",
+  "private",
+  "protected",
+  "public",
+  "await",
+  "arguments",
+  "eval",
 ]);
 
 const PY_RESERVED = new Set([
-  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else",
-  "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
-  "return", "try", "while", "with", "yield",
+  "False",
+  "None",
+  "True",
+  "and",
+  "as",
+  "assert",
+  "async",
+  "await",
+  "break",
+  "class",
+  "continue",
+  "def",
+  "del",
+  "elif",
+  "else",
+  "except",
+  "finally",
+  "for",
+  "from",
+  "global",
+  "if",
+  "import",
+  "in",
+  "is",
+  "lambda",
+  "nonlocal",
+  "not",
+  "or",
+  "pass",
+  "raise",
+  "return",
+  "try",
+  "while",
+  "with",
+  "yield",
 ]);
 
 /** The function name in TypeScript and Python: `fetch-weather` -> `fetch_weather`. */
@@ -42,24 +118,41 @@ function refuse(message: string, hint: string): never {
 /** Throws when the tool's name or a parameter's cannot be written in the project's language. */
 export function checkNames(lang: Language, tool: string, params: readonly ToolParam[]): void {
   if (!TOOL_NAME.test(tool) || tool.length > MAX_TOOL_NAME) {
-    refuse(`'${tool}' is not a tool name add tool can write`, "a tool name is words of letters and digits joined by single _ or -, starting with a letter, at most 64 characters: e.g. fetch_weather");
+    refuse(
+      `'${tool}' is not a tool name add tool can write`,
+      "a tool name is words of letters and digits joined by single _ or -, starting with a letter, at most 64 characters: e.g. fetch_weather",
+    );
   }
   const fn = functionName(tool);
-  if (lang === "ts" && TS_RESERVED.has(fn)) refuse(`'${tool}' is a reserved word in TypeScript and cannot name the tool's function`, `choose another name, e.g. ${tool}_tool`);
+  if (lang === "ts" && TS_RESERVED.has(fn))
+    refuse(
+      `'${tool}' is a reserved word in TypeScript and cannot name the tool's function`,
+      `choose another name, e.g. ${tool}_tool`,
+    );
   if (lang === "python" && (PY_RESERVED.has(fn) || fn === "tool")) {
-    refuse(`'${tool}' ${fn === "tool" ? "would hide the @tool decorator in its module" : "is a Python keyword"} and cannot name the tool's function`, `choose another name, e.g. ${tool}_tool`);
+    refuse(
+      `'${tool}' ${fn === "tool" ? "would hide the @tool decorator in its module" : "is a Python keyword"} and cannot name the tool's function`,
+      `choose another name, e.g. ${tool}_tool`,
+    );
   }
   for (const p of params) {
-    if (lang === "ts" && TS_RESERVED.has(p.name)) refuse(`parameter '${p.name}' is a reserved word in TypeScript`, "choose another parameter name");
-    if (lang === "python" && PY_RESERVED.has(p.name)) refuse(`parameter '${p.name}' is a Python keyword`, "choose another parameter name");
-    if (lang === "python" && p.name === "ctx") refuse("parameter 'ctx' is the name the Python runtime gives the tool context", "choose another parameter name");
+    if (lang === "ts" && TS_RESERVED.has(p.name))
+      refuse(`parameter '${p.name}' is a reserved word in TypeScript`, "choose another parameter name");
+    if (lang === "python" && PY_RESERVED.has(p.name))
+      refuse(`parameter '${p.name}' is a Python keyword`, "choose another parameter name");
+    if (lang === "python" && p.name === "ctx")
+      refuse("parameter 'ctx' is the name the Python runtime gives the tool context", "choose another parameter name");
   }
   if (lang === "go") {
     const fields = new Map<string, string>();
     for (const p of params) {
       const field = pascalCase(p.name);
       const other = fields.get(field);
-      if (other) refuse(`parameters '${other}' and '${p.name}' would both be the Go field ${field}`, "choose parameter names that differ in more than _ and letter case");
+      if (other)
+        refuse(
+          `parameters '${other}' and '${p.name}' would both be the Go field ${field}`,
+          "choose parameter names that differ in more than _ and letter case",
+        );
       fields.set(field, p.name);
     }
   }

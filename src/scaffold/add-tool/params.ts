@@ -21,7 +21,8 @@ export interface ToolParam {
 }
 
 export const PARAM_GRAMMAR =
-  "name:type, name?:type (optional), name:type=value (a default), name:enum(a|b), name:type[] (an array); types: " + SCALAR_TYPES.join(", ");
+  "name:type, name?:type (optional), name:type=value (a default), name:enum(a|b), name:type[] (an array); types: " +
+  SCALAR_TYPES.join(", ");
 const EXAMPLE = `e.g. --param city:string --param "days?:integer=3" --param "units:enum(metric|imperial)" --param tags:string[]`;
 
 const SYNTAX = /^([^?:=]*)(\?)?:(enum\(([^)]*)\)|[A-Za-z]*)(\[\])?(?:=([\s\S]*))?$/;
@@ -41,21 +42,37 @@ function scalarValue(spec: string, text: string, param: Pick<ToolParam, "type" |
     case "string":
       return text;
     case "integer":
-      if (!INTEGER.test(text) || !Number.isSafeInteger(Number(text))) bad(spec, `default ${JSON.stringify(text)} is not a whole number (at most 2^53 - 1 either way)`, "e.g. --param days:integer=3");
+      if (!INTEGER.test(text) || !Number.isSafeInteger(Number(text)))
+        bad(
+          spec,
+          `default ${JSON.stringify(text)} is not a whole number (at most 2^53 - 1 either way)`,
+          "e.g. --param days:integer=3",
+        );
       return Number(text);
     case "number":
-      if (!NUMBER.test(text) || !Number.isFinite(Number(text))) bad(spec, `default ${JSON.stringify(text)} is not a number`, "e.g. --param ratio:number=0.5");
+      if (!NUMBER.test(text) || !Number.isFinite(Number(text)))
+        bad(spec, `default ${JSON.stringify(text)} is not a number`, "e.g. --param ratio:number=0.5");
       return Number(text);
     case "boolean":
-      if (text !== "true" && text !== "false") bad(spec, `default ${JSON.stringify(text)} is not true or false`, "e.g. --param verbose:boolean=false");
+      if (text !== "true" && text !== "false")
+        bad(spec, `default ${JSON.stringify(text)} is not true or false`, "e.g. --param verbose:boolean=false");
       return text === "true";
     case "enum":
-      if (!param.values!.includes(text)) bad(spec, `default ${JSON.stringify(text)} is not one of ${param.values!.join(", ")}`, "e.g. --param \"units:enum(metric|imperial)=metric\"");
+      if (!param.values!.includes(text))
+        bad(
+          spec,
+          `default ${JSON.stringify(text)} is not one of ${param.values!.join(", ")}`,
+          'e.g. --param "units:enum(metric|imperial)=metric"',
+        );
       return text;
     case "object": {
       const value = parseJson(text);
       if (value === undefined || value === null || typeof value !== "object" || Array.isArray(value)) {
-        bad(spec, `default ${JSON.stringify(text)} is not a JSON object`, `e.g. --param 'headers:object={"accept":"text/plain"}'`);
+        bad(
+          spec,
+          `default ${JSON.stringify(text)} is not a JSON object`,
+          `e.g. --param 'headers:object={"accept":"text/plain"}'`,
+        );
       }
       return value;
     }
@@ -93,12 +110,26 @@ function arrayValue(spec: string, text: string, param: Pick<ToolParam, "type" | 
   if (text.trim() === "") return [];
   if (text.trimStart().startsWith("[")) {
     const value = parseJson(text);
-    if (!Array.isArray(value)) bad(spec, `default ${JSON.stringify(text)} is not a JSON array`, `e.g. --param 'tags:string[]=["a","b"]' or --param tags:string[]=a,b`);
+    if (!Array.isArray(value))
+      bad(
+        spec,
+        `default ${JSON.stringify(text)} is not a JSON array`,
+        `e.g. --param 'tags:string[]=["a","b"]' or --param tags:string[]=a,b`,
+      );
     const wrong = value.find((item) => !fits(item, param));
-    if (wrong !== undefined) bad(spec, `the default's item ${JSON.stringify(wrong)} is not ${param.type === "enum" ? `one of ${param.values!.join(", ")}` : `of type ${param.type}`}`);
+    if (wrong !== undefined)
+      bad(
+        spec,
+        `the default's item ${JSON.stringify(wrong)} is not ${param.type === "enum" ? `one of ${param.values!.join(", ")}` : `of type ${param.type}`}`,
+      );
     return value;
   }
-  if (param.type === "object") bad(spec, "an array of objects takes its default as a JSON array", `e.g. --param 'filters:object[]=[{"field":"name"}]'`);
+  if (param.type === "object")
+    bad(
+      spec,
+      "an array of objects takes its default as a JSON array",
+      `e.g. --param 'filters:object[]=[{"field":"name"}]'`,
+    );
   return text.split(",").map((item) => scalarValue(spec, item, param));
 }
 
@@ -107,24 +138,40 @@ export function parseParam(spec: string): ToolParam {
   if (!m) bad(spec, "not name:type");
   const [, name = "", question, typeText = "", valuesText, brackets, defaultText] = m;
   if (!PARAM_NAME.test(name)) {
-    bad(spec, `'${name}' is not a parameter name`, "a parameter name starts with a letter and holds letters, digits and _ (at most 64), e.g. max_words");
+    bad(
+      spec,
+      `'${name}' is not a parameter name`,
+      "a parameter name starts with a letter and holds letters, digits and _ (at most 64), e.g. max_words",
+    );
   }
   let type: ToolParam["type"];
   let values: string[] | undefined;
   if (valuesText !== undefined) {
     type = "enum";
     values = valuesText.split("|");
-    if (values.some((v) => v === "" || /[\p{Cc}]/u.test(v))) bad(spec, "an enum value is empty or holds a control character", `e.g. --param "units:enum(metric|imperial)"`);
+    if (values.some((v) => v === "" || /[\p{Cc}]/u.test(v)))
+      bad(spec, "an enum value is empty or holds a control character", `e.g. --param "units:enum(metric|imperial)"`);
     const twice = values.find((v, i) => values!.indexOf(v) !== i);
-    if (twice !== undefined) bad(spec, `the enum value ${JSON.stringify(twice)} appears twice`, `e.g. --param "units:enum(metric|imperial)"`);
+    if (twice !== undefined)
+      bad(spec, `the enum value ${JSON.stringify(twice)} appears twice`, `e.g. --param "units:enum(metric|imperial)"`);
   } else if ((SCALAR_TYPES as readonly string[]).includes(typeText)) {
     type = typeText as ScalarType;
   } else {
-    const hint = typeText === "array" ? "write the item type: e.g. --param tags:string[]" : `use one of ${SCALAR_TYPES.join(", ")}, enum(a|b), or any of them with [] for an array; e.g. --param days:integer`;
+    const hint =
+      typeText === "array"
+        ? "write the item type: e.g. --param tags:string[]"
+        : `use one of ${SCALAR_TYPES.join(", ")}, enum(a|b), or any of them with [] for an array; e.g. --param days:integer`;
     bad(spec, typeText ? `unknown type '${typeText}'` : "the type is missing", hint);
   }
-  const param: ToolParam = { name, type, ...(values && { values }), array: brackets !== undefined, optional: question !== undefined || defaultText !== undefined };
-  if (defaultText !== undefined) param.default = param.array ? arrayValue(spec, defaultText, param) : scalarValue(spec, defaultText, param);
+  const param: ToolParam = {
+    name,
+    type,
+    ...(values && { values }),
+    array: brackets !== undefined,
+    optional: question !== undefined || defaultText !== undefined,
+  };
+  if (defaultText !== undefined)
+    param.default = param.array ? arrayValue(spec, defaultText, param) : scalarValue(spec, defaultText, param);
   return param;
 }
 
@@ -133,7 +180,8 @@ export function parseParams(specs: readonly string[]): ToolParam[] {
   const params = specs.map(parseParam);
   const seen = new Set<string>();
   for (const p of params) {
-    if (seen.has(p.name)) throw new ExecutaError(`--param ${p.name} is given twice`, { hint: "give each parameter once" });
+    if (seen.has(p.name))
+      throw new ExecutaError(`--param ${p.name} is given twice`, { hint: "give each parameter once" });
     seen.add(p.name);
   }
   return params;

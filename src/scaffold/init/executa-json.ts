@@ -6,7 +6,15 @@
 import { join, relative } from "node:path";
 import { which } from "../../common/exec.js";
 import {
-  goEntryArgs, MANIFEST_FROM_PLUGIN, projectPython, projectVenv, pythonEntry, readJsonObject, readPyProject, type ExecutaType, type JsonObject,
+  goEntryArgs,
+  MANIFEST_FROM_PLUGIN,
+  projectPython,
+  projectVenv,
+  pythonEntry,
+  readJsonObject,
+  readPyProject,
+  type ExecutaType,
+  type JsonObject,
 } from "../../project/index.js";
 import { PLUGIN_LEVEL_FIELDS, type Manifest } from "../../protocol/index.js";
 import type { PluginChoice } from "./plugin.js";
@@ -18,7 +26,8 @@ function annaNodeEntry(dir: string, toolId: string): string | undefined {
   const pkg = readJsonObject(join(dir, "package.json"));
   if (!pkg) return undefined;
   const bin = pkg.bin;
-  const file = typeof bin === "string" ? bin : bin && typeof bin === "object" ? str((bin as JsonObject)[toolId]) : undefined;
+  const file =
+    typeof bin === "string" ? bin : bin && typeof bin === "object" ? str((bin as JsonObject)[toolId]) : undefined;
   return (file ?? str(pkg.main))?.replace(/^\.\//, "");
 }
 
@@ -69,7 +78,12 @@ export function annaCommand(dir: string, type: ExecutaType, entry: string, toolI
 }
 
 /** executa.json for the adopted plugin, in Anna's field order. */
-export function executaJsonFor(choice: PluginChoice, toolId: string, manifest: Manifest, command: string[] | undefined): JsonObject {
+export function executaJsonFor(
+  choice: PluginChoice,
+  toolId: string,
+  manifest: Manifest,
+  command: string[] | undefined,
+): JsonObject {
   const json: JsonObject = {
     tool_id: toolId,
     type: choice.type,

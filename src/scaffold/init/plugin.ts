@@ -6,7 +6,14 @@ import { existsSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative } from "node:path";
 import { ExecutaError } from "../../common/errors.js";
 import {
-  candidateOfEntry, EXECUTA_TYPES, findEntryCandidates, goMainFiles, insideProject, type EntryCandidate, type ExecutaType, type JsonObject,
+  candidateOfEntry,
+  EXECUTA_TYPES,
+  findEntryCandidates,
+  goMainFiles,
+  insideProject,
+  type EntryCandidate,
+  type ExecutaType,
+  type JsonObject,
 } from "../../project/index.js";
 
 export interface PluginChoice {
@@ -42,7 +49,8 @@ function projectRelative(dir: string, arg: string): string {
   return insideProject(rel) ? rel : arg;
 }
 
-const isFileIn = (dir: string, path: string) => insideProject(path) && existsSync(join(dir, path)) && statSync(join(dir, path)).isFile();
+const isFileIn = (dir: string, path: string) =>
+  insideProject(path) && existsSync(join(dir, path)) && statSync(join(dir, path)).isFile();
 
 /** The program of a command: a file of the folder as `./file`, so it is not looked up on PATH. */
 function programOf(dir: string, arg: string): string {
@@ -64,15 +72,28 @@ function choiceOfCommand(dir: string, given: string[]): PluginChoice {
   }
   if (PYTHONS.test(program)) {
     const module = args.includes("-m") ? args[args.indexOf("-m") + 1]?.split(".").join("/") : undefined;
-    const entry = !module ? firstFile(/\.py$/) : existsSync(join(dir, module, "__main__.py")) ? module : isFileIn(dir, `${module}.py`) ? `${module}.py` : undefined;
+    const entry = !module
+      ? firstFile(/\.py$/)
+      : existsSync(join(dir, module, "__main__.py"))
+        ? module
+        : isFileIn(dir, `${module}.py`)
+          ? `${module}.py`
+          : undefined;
     return { type: "python", command, source, ...(entry && { entry }) };
   }
   if (/^go(?:\.exe)?$/.test(program) && args[0] === "run") {
     const files = args.slice(1).filter((a) => a.endsWith(".go"));
-    const entry = files.length ? files.find((f) => goMainFiles(dir).includes(f)) : args.slice(1).find((a) => !a.startsWith("-"));
+    const entry = files.length
+      ? files.find((f) => goMainFiles(dir).includes(f))
+      : args.slice(1).find((a) => !a.startsWith("-"));
     return { type: "go", command, source, ...(entry && { entry }) };
   }
-  return { type: "binary", command, source, ...(isFileIn(dir, command[0]!) && { entry: command[0]!.replace(/^\.\//, "") }) };
+  return {
+    type: "binary",
+    command,
+    source,
+    ...(isFileIn(dir, command[0]!) && { entry: command[0]!.replace(/^\.\//, "") }),
+  };
 }
 
 function describeCandidates(candidates: readonly EntryCandidate[]): string {
@@ -83,34 +104,56 @@ function describeCandidates(candidates: readonly EntryCandidate[]): string {
 function choiceOfExisting(adopted: JsonObject): PluginChoice | undefined {
   const type = EXECUTA_TYPES.find((t) => t === adopted.type);
   const entry = typeof adopted.entry === "string" ? adopted.entry : undefined;
-  const command = Array.isArray(adopted.command) && adopted.command.every((a) => typeof a === "string") ? (adopted.command as string[]) : undefined;
+  const command =
+    Array.isArray(adopted.command) && adopted.command.every((a) => typeof a === "string")
+      ? (adopted.command as string[])
+      : undefined;
   if (!type || (!entry && !command)) return undefined;
-  return { type, ...(entry && { entry }), ...(command && { command }), source: "executa.json", ...(typeof adopted.tool_id === "string" && { toolId: adopted.tool_id }) };
+  return {
+    type,
+    ...(entry && { entry }),
+    ...(command && { command }),
+    source: "executa.json",
+    ...(typeof adopted.tool_id === "string" && { toolId: adopted.tool_id }),
+  };
 }
 
 /** The plugin `executa init` adopts in `dir`; throws (exit 2) when there is none, or several and no way to ask. */
 export async function choosePlugin(dir: string, options: ChoiceOptions): Promise<PluginChoice> {
-  const again = !options.entry && !options.command?.length && options.adopted ? choiceOfExisting(options.adopted) : undefined;
+  const again =
+    !options.entry && !options.command?.length && options.adopted ? choiceOfExisting(options.adopted) : undefined;
   if (again) return again;
   if (options.command?.length) {
-    if (options.entry) throw new ExecutaError("--entry and a command after -- both say how the plugin starts", { hint: "give one of them" });
+    if (options.entry)
+      throw new ExecutaError("--entry and a command after -- both say how the plugin starts", {
+        hint: "give one of them",
+      });
     return choiceOfCommand(dir, options.command);
   }
   const at = options.shownDir === "." ? "" : ` ${options.shownDir}`;
   if (options.entry) {
     const entry = projectRelative(dir, options.entry).replace(/^\.\//, "") || ".";
-    if (!insideProject(entry)) throw new ExecutaError(`--entry ${options.entry} is outside ${dir}`, { hint: "name a file inside the plugin folder" });
+    if (!insideProject(entry))
+      throw new ExecutaError(`--entry ${options.entry} is outside ${dir}`, {
+        hint: "name a file inside the plugin folder",
+      });
     return candidateOfEntry(dir, entry);
   }
   const candidates = findEntryCandidates(dir);
   if (candidates.length === 1) return candidates[0]!;
   if (candidates.length === 0) {
-    throw new ExecutaError(`no plugin found in ${dir}: no pyproject.toml script, package.json bin or main, script reading stdin, Go main or executable`, {
-      hint: `name the file that starts it: executa init${at} --entry <file>, or give the command: executa init${at} -- <command> [args]`,
-    });
+    throw new ExecutaError(
+      `no plugin found in ${dir}: no pyproject.toml script, package.json bin or main, script reading stdin, Go main or executable`,
+      {
+        hint: `name the file that starts it: executa init${at} --entry <file>, or give the command: executa init${at} -- <command> [args]`,
+      },
+    );
   }
   if (options.choose) return options.choose(candidates);
-  throw new ExecutaError(`several ways to start the plugin in ${dir}, and no terminal to ask on:${describeCandidates(candidates)}`, {
-    hint: `choose one: ${candidates.map((c) => `executa init${at} --entry ${c.entry}`).join(" | ")}; or give the command: executa init${at} -- <command> [args]`,
-  });
+  throw new ExecutaError(
+    `several ways to start the plugin in ${dir}, and no terminal to ask on:${describeCandidates(candidates)}`,
+    {
+      hint: `choose one: ${candidates.map((c) => `executa init${at} --entry ${c.entry}`).join(" | ")}; or give the command: executa init${at} -- <command> [args]`,
+    },
+  );
 }

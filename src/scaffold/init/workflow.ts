@@ -46,7 +46,9 @@ function eachStep(doc: Document, edit: (step: Step) => Step | undefined): void {
   for (const job of jobsOf(doc).items) {
     const steps = isMap(job.value) ? job.value.get("steps") : undefined;
     if (!isSeq(steps)) continue;
-    steps.items = steps.items.flatMap((item) => (isMap(item) ? [edit(item as Step)].filter((s): s is Step => s !== undefined) : [item]));
+    steps.items = steps.items.flatMap((item) =>
+      isMap(item) ? [edit(item as Step)].filter((s): s is Step => s !== undefined) : [item],
+    );
   }
 }
 
@@ -60,11 +62,13 @@ function adaptSteps(doc: Document, dir: string, type: ExecutaType): void {
   const requirements = existsSync(join(dir, "requirements.txt"));
   eachStep(doc, (step) => {
     const run = String(step.get("run") ?? "");
-    if (run === "npm ci") return hasPackageJson ? (step.set("run", lockfile ? "npm ci" : "npm install"), step) : undefined;
+    if (run === "npm ci")
+      return hasPackageJson ? (step.set("run", lockfile ? "npm ci" : "npm install"), step) : undefined;
     if (run === "npm run compile") return undefined;
     if (/executa upgrade --check$/.test(run)) return undefined; // no vendored runtime to keep current
     if (run.startsWith("npx executa ")) step.set("run", run.replace("npx executa", NPX));
-    if (/executa manifest --check$/.test(String(step.get("run")))) step.commentBefore = " Fails when manifest.json differs from what the running plugin's describe answers.";
+    if (/executa manifest --check$/.test(String(step.get("run"))))
+      step.commentBefore = " Fails when manifest.json differs from what the running plugin's describe answers.";
     if (uses(step, "actions/setup-node")) {
       const options = step.get("with");
       if (isMap(options) && !lockfile) options.delete("cache");
@@ -105,7 +109,12 @@ export async function adoptedWorkflow(dir: string, facts: WorkflowFacts): Promis
   const buildMatrix = facts.type === "binary" ? [{ target: facts.platform!, os: runner! }] : workflowMatrix(language);
   // npm's steps: the edits below adapt them (the toolchain runs through npx, npm ci only with a lock file).
   const pm = packageManagerContext({ name: "npm" }, facts.toolchainSpec);
-  const text = await renderTemplateFile(join(TEMPLATES_DIR, language, WORKFLOW_PATH + ".hbs"), { toolId: facts.toolId, toolchainSpec: facts.toolchainSpec, buildMatrix, pm });
+  const text = await renderTemplateFile(join(TEMPLATES_DIR, language, WORKFLOW_PATH + ".hbs"), {
+    toolId: facts.toolId,
+    toolchainSpec: facts.toolchainSpec,
+    buildMatrix,
+    pm,
+  });
   const doc = parseDocument(text);
   liftTrailingComments(doc);
   const jobs = jobsOf(doc);
@@ -117,7 +126,8 @@ export async function adoptedWorkflow(dir: string, facts: WorkflowFacts): Promis
   const env = doc.get("env");
   if (isMap(env) && !env.has("EXECUTA_PACKAGE")) {
     const key = doc.createNode("EXECUTA_PACKAGE");
-    key.commentBefore = " The toolchain (executa manifest / test / build) is the create-executa package, run through npx.";
+    key.commentBefore =
+      " The toolchain (executa manifest / test / build) is the create-executa package, run through npx.";
     env.add(doc.createPair(key, facts.toolchainSpec));
   }
   adaptSteps(doc, dir, facts.type);

@@ -9,7 +9,15 @@ import { join, relative, sep } from "node:path";
 import { ExecutaError } from "../../common/errors.js";
 import { regenerateManifest, unifiedDiff } from "../../manifest/index.js";
 import { RUNTIME_VERSION } from "../../protocol/index.js";
-import { checkProjectPaths, LANGUAGES, languagePath, loadProject, pyModuleOf, writeProjectFile, type Language } from "../../project/index.js";
+import {
+  checkProjectPaths,
+  LANGUAGES,
+  languagePath,
+  loadProject,
+  pyModuleOf,
+  writeProjectFile,
+  type Language,
+} from "../../project/index.js";
 import { changesBetween, type RuntimeChange } from "./changes.js";
 import { inferVersion, planUpgrade, type FileAction, type PlannedFile } from "./plan.js";
 import { parseRecord, RECORD_FILE, recordText, type RuntimeRecord } from "./record.js";
@@ -78,13 +86,18 @@ function runtimeFolder(dirIn: string): { dir: string; language: Language; runtim
   const runtimeDir = languagePath(LANGUAGES[project.language].runtimeDir, pyModule);
   const absolute = join(project.dir, runtimeDir);
   if (!existsSync(absolute) || !lstatSync(absolute).isDirectory()) {
-    throw new ExecutaError(`${project.dir} has no vendored Executa runtime (no ${runtimeDir}/): create-executa did not generate it, so there is nothing to upgrade`, {
-      hint: "executa upgrade updates the runtime create-executa vendors into the projects it scaffolds; a plugin adopted with `executa init` keeps the code it has",
-    });
+    throw new ExecutaError(
+      `${project.dir} has no vendored Executa runtime (no ${runtimeDir}/): create-executa did not generate it, so there is nothing to upgrade`,
+      {
+        hint: "executa upgrade updates the runtime create-executa vendors into the projects it scaffolds; a plugin adopted with `executa init` keeps the code it has",
+      },
+    );
   }
   const inside = relative(realpathSync(project.dir), realpathSync(absolute));
   if (inside.startsWith("..") || inside.startsWith(sep)) {
-    throw new ExecutaError(`${runtimeDir} leads outside the project (a link to ${realpathSync(absolute)})`, { hint: "replace the link with the runtime folder itself" });
+    throw new ExecutaError(`${runtimeDir} leads outside the project (a link to ${realpathSync(absolute)})`, {
+      hint: "replace the link with the runtime folder itself",
+    });
   }
   return { dir: project.dir, language: project.language, runtimeDir };
 }
@@ -95,41 +108,65 @@ async function readProjectRuntime(absolute: string, paths: Iterable<string>): Pr
   const files = new Map<string, Buffer>();
   for (const path of paths) {
     const file = join(absolute, path);
-    if (existsSync(file) && lstatSync(file).isFile() && realpathSync(file).startsWith(root)) files.set(path, await readFile(file));
+    if (existsSync(file) && lstatSync(file).isFile() && realpathSync(file).startsWith(root))
+      files.set(path, await readFile(file));
   }
   return files;
 }
 
 /** The project's runtime.lock.json, checked (untrusted); undefined for a project from before records. */
-async function readRecord(absolute: string, runtimeDir: string, language: Language): Promise<RuntimeRecord | undefined> {
+async function readRecord(
+  absolute: string,
+  runtimeDir: string,
+  language: Language,
+): Promise<RuntimeRecord | undefined> {
   const recordPath = join(absolute, RECORD_FILE);
   if (!existsSync(recordPath)) return undefined;
   const record = parseRecord(await readFile(recordPath, "utf8"));
   const shown = `${runtimeDir}/${RECORD_FILE}`;
   if (typeof record === "string") {
-    throw new ExecutaError(`${shown} ${record}`, { hint: `delete ${shown} and executa upgrade works out the version from the runtime's files` });
-  }
-  if (record.version > RUNTIME_VERSION) {
-    throw new ExecutaError(`${shown} says runtime version ${record.version}, newer than this create-executa's (${RUNTIME_VERSION})`, {
-      hint: "run a newer create-executa: the one the project's package.json or workflow names, at its latest version",
-    });
-  }
-  if (!hashesOf(record.version, language)) {
-    throw new ExecutaError(`${shown} says runtime version ${record.version}, which create-executa never had (it knows ${knownVersions().join(", ")})`, {
+    throw new ExecutaError(`${shown} ${record}`, {
       hint: `delete ${shown} and executa upgrade works out the version from the runtime's files`,
     });
+  }
+  if (record.version > RUNTIME_VERSION) {
+    throw new ExecutaError(
+      `${shown} says runtime version ${record.version}, newer than this create-executa's (${RUNTIME_VERSION})`,
+      {
+        hint: "run a newer create-executa: the one the project's package.json or workflow names, at its latest version",
+      },
+    );
+  }
+  if (!hashesOf(record.version, language)) {
+    throw new ExecutaError(
+      `${shown} says runtime version ${record.version}, which create-executa never had (it knows ${knownVersions().join(", ")})`,
+      {
+        hint: `delete ${shown} and executa upgrade works out the version from the runtime's files`,
+      },
+    );
   }
   return record;
 }
 
 /** The version the project carries and its files' hashes then: the record's, or, without one, the version its files match. */
-function carried(record: RuntimeRecord | undefined, project: ReadonlyMap<string, Buffer>, runtimeDir: string, language: Language): Carried {
+function carried(
+  record: RuntimeRecord | undefined,
+  project: ReadonlyMap<string, Buffer>,
+  runtimeDir: string,
+  language: Language,
+): Carried {
   if (record) return { version: record.version, base: record.files, versionFrom: "record" };
-  const version = inferVersion(project, knownVersions().map((v) => [v, hashesOf(v, language) ?? {}] as const));
+  const version = inferVersion(
+    project,
+    knownVersions().map((v) => [v, hashesOf(v, language) ?? {}] as const),
+  );
   if (version === undefined) {
-    throw new ExecutaError(`cannot tell which runtime ${runtimeDir}/ is: it has no ${RECORD_FILE}, and none of its files is one create-executa ever vendored`, {
-      hint: "executa upgrade only replaces a runtime create-executa wrote; a runtime written by hand stays yours",
-    });
+    throw new ExecutaError(
+      `cannot tell which runtime ${runtimeDir}/ is: it has no ${RECORD_FILE}, and none of its files is one create-executa ever vendored`,
+      {
+        hint: "executa upgrade only replaces a runtime create-executa wrote; a runtime written by hand stays yours",
+      },
+    );
   }
   return { version, base: hashesOf(version, language)!, versionFrom: "files" };
 }
@@ -139,16 +176,33 @@ export async function upgradeRuntime(options: UpgradeOptions): Promise<UpgradeRe
   const absolute = join(dir, runtimeDir);
   const record = await readRecord(absolute, runtimeDir, language);
   const current = await currentRuntime(language);
-  const everyPath = [...current.keys(), ...Object.keys(record?.files ?? {}), ...knownVersions().flatMap((v) => Object.keys(hashesOf(v, language) ?? {}))];
+  const everyPath = [
+    ...current.keys(),
+    ...Object.keys(record?.files ?? {}),
+    ...knownVersions().flatMap((v) => Object.keys(hashesOf(v, language) ?? {})),
+  ];
   const project = await readProjectRuntime(absolute, new Set(everyPath));
   const from = carried(record, project, runtimeDir, language);
   const result: UpgradeResult = {
-    status: "up-to-date", dir, language, runtimeDir, from: from.version, to: RUNTIME_VERSION, versionFrom: from.versionFrom,
-    files: [], regenerated: [], changes: await changesBetween(from.version, RUNTIME_VERSION),
+    status: "up-to-date",
+    dir,
+    language,
+    runtimeDir,
+    from: from.version,
+    to: RUNTIME_VERSION,
+    versionFrom: from.versionFrom,
+    files: [],
+    regenerated: [],
+    changes: await changesBetween(from.version, RUNTIME_VERSION),
   };
   if (options.check) return { ...result, status: from.version < RUNTIME_VERSION ? "outdated" : "up-to-date" };
   const inRuntime = (path: string) => `${runtimeDir}/${path}`;
-  const writeRecord = () => writeProjectFile(dir, inRuntime(RECORD_FILE), recordText({ version: RUNTIME_VERSION, files: hashesOf(RUNTIME_VERSION, language)! }));
+  const writeRecord = () =>
+    writeProjectFile(
+      dir,
+      inRuntime(RECORD_FILE),
+      recordText({ version: RUNTIME_VERSION, files: hashesOf(RUNTIME_VERSION, language)! }),
+    );
   if (from.version === RUNTIME_VERSION) {
     if (!record && !options.dryRun) await writeRecord();
     return { ...result, recorded: !record };
@@ -158,9 +212,13 @@ export async function upgradeRuntime(options: UpgradeOptions): Promise<UpgradeRe
   const shown = (path: string) => `${runtimeDir}/${path}`;
   result.files = plan.map((file) => reported(file, shown(file.path), options));
   const conflicts = plan.filter((f) => f.action === "conflict");
-  const origs = options.force ? conflicts.map((f) => `${f.path}.orig`).filter((p) => existsSync(join(absolute, p))) : [];
+  const origs = options.force
+    ? conflicts.map((f) => `${f.path}.orig`).filter((p) => existsSync(join(absolute, p)))
+    : [];
   if (origs.length > 0) {
-    throw new ExecutaError(`--force keeps your copies as .orig, and ${origs.map(shown).join(", ")} already exist`, { hint: "move them away first; nothing was written" });
+    throw new ExecutaError(`--force keeps your copies as .orig, and ${origs.map(shown).join(", ")} already exist`, {
+      hint: "move them away first; nothing was written",
+    });
   }
   if (conflicts.length > 0 && !options.force) return { ...result, status: "refused" };
   if (options.dryRun) return { ...result, status: "dry-run" };
@@ -185,6 +243,7 @@ export async function upgradeRuntime(options: UpgradeOptions): Promise<UpgradeRe
 function reported(file: PlannedFile, path: string, options: UpgradeOptions): UpgradedFile {
   const out: UpgradedFile = { path, action: file.action };
   if (file.action === "conflict" && options.force) out.orig = `${path}.orig`;
-  if (options.diff || file.action === "conflict") out.diff = unifiedDiff(file.before?.toString("utf8") ?? "", file.after?.toString("utf8") ?? "", path);
+  if (options.diff || file.action === "conflict")
+    out.diff = unifiedDiff(file.before?.toString("utf8") ?? "", file.after?.toString("utf8") ?? "", path);
   return out;
 }

@@ -30,7 +30,11 @@ export interface PlannedFile {
  * `base`: the hashes of the version it carries; `current`: this toolchain's runtime files.
  * Files the author added to the runtime folder are in neither and never touched.
  */
-export function planUpgrade(project: ReadonlyMap<string, Buffer>, base: RuntimeHashes, current: ReadonlyMap<string, Buffer>): PlannedFile[] {
+export function planUpgrade(
+  project: ReadonlyMap<string, Buffer>,
+  base: RuntimeHashes,
+  current: ReadonlyMap<string, Buffer>,
+): PlannedFile[] {
   const paths = [...new Set([...Object.keys(base), ...current.keys()])].sort();
   const plan: PlannedFile[] = [];
   for (const path of paths) {
@@ -49,7 +53,10 @@ export function planUpgrade(project: ReadonlyMap<string, Buffer>, base: RuntimeH
 }
 
 /** The version a project without a record carries: the known version most of its files match (the newest on a tie), if any. */
-export function inferVersion(project: ReadonlyMap<string, Buffer>, versions: ReadonlyArray<readonly [number, RuntimeHashes]>): number | undefined {
+export function inferVersion(
+  project: ReadonlyMap<string, Buffer>,
+  versions: ReadonlyArray<readonly [number, RuntimeHashes]>,
+): number | undefined {
   let best: { version: number; matches: number } | undefined;
   const hashes = new Map([...project].map(([path, content]) => [path, runtimeHash(content)]));
   for (const [version, known] of versions) {

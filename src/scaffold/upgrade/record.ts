@@ -47,11 +47,14 @@ export function parseRecord(text: string): RuntimeRecord | string {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "is not a JSON object";
   const { version, files } = value as { version?: unknown; files?: unknown };
-  if (!Number.isSafeInteger(version) || (version as number) < 1) return `has no version (a whole number from 1), found ${JSON.stringify(version)}`;
-  if (typeof files !== "object" || files === null || Array.isArray(files)) return "has no files object ({path: sha256})";
+  if (!Number.isSafeInteger(version) || (version as number) < 1)
+    return `has no version (a whole number from 1), found ${JSON.stringify(version)}`;
+  if (typeof files !== "object" || files === null || Array.isArray(files))
+    return "has no files object ({path: sha256})";
   for (const [path, hash] of Object.entries(files)) {
     if (!RUNTIME_PATH.test(path)) return `names ${JSON.stringify(path)}, which is not a file of the runtime folder`;
-    if (typeof hash !== "string" || !SHA256.test(hash)) return `gives ${JSON.stringify(path)} a hash that is not a sha256 in hex`;
+    if (typeof hash !== "string" || !SHA256.test(hash))
+      return `gives ${JSON.stringify(path)} a hash that is not a sha256 in hex`;
   }
   return { version: version as number, files: files as Record<string, string> };
 }

@@ -25,7 +25,9 @@ export function hashesOf(version: number, language: Language): RuntimeHashes | u
 
 /** The versions the table knows, oldest first. */
 export function knownVersions(): number[] {
-  return Object.keys(RUNTIME_HISTORY).map(Number).sort((a, b) => a - b);
+  return Object.keys(RUNTIME_HISTORY)
+    .map(Number)
+    .sort((a, b) => a - b);
 }
 
 /** Where a language's runtime sits in this package's templates. */

@@ -11,7 +11,8 @@ import { parseRecord, recordOf, runtimeHash } from "./record.js";
 import { currentRuntime, hashesOf, knownVersions } from "./runtime.js";
 
 const buf = (text: string) => Buffer.from(text);
-const hashes = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).map(([p, t]) => [p, runtimeHash(t)]));
+const hashes = (files: Record<string, string>) =>
+  Object.fromEntries(Object.entries(files).map(([p, t]) => [p, runtimeHash(t)]));
 
 describe("the runtime's versions", () => {
   for (const language of LANGUAGE_NAMES) {
@@ -27,9 +28,14 @@ describe("the runtime's versions", () => {
   test("every version from 1 has every language's hashes and a section in docs/runtime-changes.md", () => {
     const versions = Array.from({ length: RUNTIME_VERSION }, (_, i) => i + 1);
     assert.deepEqual(knownVersions(), versions);
-    for (const v of versions) for (const language of LANGUAGE_NAMES) assert.ok(Object.keys(hashesOf(v, language) ?? {}).length > 0, `${language} ${v}`);
+    for (const v of versions)
+      for (const language of LANGUAGE_NAMES)
+        assert.ok(Object.keys(hashesOf(v, language) ?? {}).length > 0, `${language} ${v}`);
     const sections = parseChanges(readFileSync(CHANGES_DOC, "utf8"));
-    assert.deepEqual(sections.map((s) => s.version), versions);
+    assert.deepEqual(
+      sections.map((s) => s.version),
+      versions,
+    );
     for (const s of sections) assert.ok(s.text.length > 40, `version ${s.version} says what changed`);
   });
 
@@ -45,17 +51,40 @@ describe("the runtime's versions", () => {
 });
 
 describe("planUpgrade", () => {
-  const base = hashes({ "same.ts": "same\n", "old.ts": "old\n", "dropped.ts": "dropped\n", "edited.ts": "edited\n", "edited-dropped.ts": "x\n" });
-  const current = new Map(Object.entries({ "same.ts": "same\n", "old.ts": "new\n", "edited.ts": "edited v2\n", "added.ts": "added\n" }).map(([p, t]) => [p, buf(t)]));
+  const base = hashes({
+    "same.ts": "same\n",
+    "old.ts": "old\n",
+    "dropped.ts": "dropped\n",
+    "edited.ts": "edited\n",
+    "edited-dropped.ts": "x\n",
+  });
+  const current = new Map(
+    Object.entries({ "same.ts": "same\n", "old.ts": "new\n", "edited.ts": "edited v2\n", "added.ts": "added\n" }).map(
+      ([p, t]) => [p, buf(t)],
+    ),
+  );
 
   test("replaces what the author left alone, refuses what they changed, adds, removes, keeps", () => {
     const project = new Map(
-      Object.entries({ "same.ts": "same\n", "old.ts": "old\r\n", "dropped.ts": "dropped\n", "edited.ts": "mine\n", "edited-dropped.ts": "mine\n", "own.ts": "the author's\n" }).map(([p, t]) => [p, buf(t)]),
+      Object.entries({
+        "same.ts": "same\n",
+        "old.ts": "old\r\n",
+        "dropped.ts": "dropped\n",
+        "edited.ts": "mine\n",
+        "edited-dropped.ts": "mine\n",
+        "own.ts": "the author's\n",
+      }).map(([p, t]) => [p, buf(t)]),
     );
     const plan = planUpgrade(project, base, current);
     assert.deepEqual(
       plan.map((f) => [f.path, f.action]),
-      [["added.ts", "add"], ["dropped.ts", "remove"], ["edited-dropped.ts", "keep"], ["edited.ts", "conflict"], ["old.ts", "update"]],
+      [
+        ["added.ts", "add"],
+        ["dropped.ts", "remove"],
+        ["edited-dropped.ts", "keep"],
+        ["edited.ts", "conflict"],
+        ["old.ts", "update"],
+      ],
     );
     assert.equal(plan.find((f) => f.path === "edited.ts")!.after!.toString(), "edited v2\n");
     assert.equal(plan.find((f) => f.path === "edited.ts")!.before!.toString(), "mine\n");
@@ -63,7 +92,14 @@ describe("planUpgrade", () => {
 
   test("a file the author deleted comes back; a file already like the new one is left alone", () => {
     const project = new Map([["edited.ts", buf("edited v2\n")]]);
-    assert.deepEqual(planUpgrade(project, base, current).map((f) => [f.path, f.action]), [["added.ts", "add"], ["old.ts", "add"], ["same.ts", "add"]]);
+    assert.deepEqual(
+      planUpgrade(project, base, current).map((f) => [f.path, f.action]),
+      [
+        ["added.ts", "add"],
+        ["old.ts", "add"],
+        ["same.ts", "add"],
+      ],
+    );
   });
 });
 
@@ -72,17 +108,44 @@ describe("inferVersion", () => {
   const v2 = hashes({ "a.ts": "a2", "b.ts": "b", "c.ts": "c2" });
   const project = (files: Record<string, string>) => new Map(Object.entries(files).map(([p, t]) => [p, buf(t)]));
   test("the version most files match, the newest on a tie, none when nothing matches", () => {
-    assert.equal(inferVersion(project({ "a.ts": "a1", "b.ts": "b", "c.ts": "mine" }), [[1, v1], [2, v2]]), 1);
-    assert.equal(inferVersion(project({ "a.ts": "a2", "b.ts": "b", "c.ts": "c2" }), [[1, v1], [2, v2]]), 2);
-    assert.equal(inferVersion(project({ "b.ts": "b" }), [[1, v1], [2, v2]]), 2);
-    assert.equal(inferVersion(project({ "a.ts": "mine" }), [[1, v1], [2, v2]]), undefined);
+    assert.equal(
+      inferVersion(project({ "a.ts": "a1", "b.ts": "b", "c.ts": "mine" }), [
+        [1, v1],
+        [2, v2],
+      ]),
+      1,
+    );
+    assert.equal(
+      inferVersion(project({ "a.ts": "a2", "b.ts": "b", "c.ts": "c2" }), [
+        [1, v1],
+        [2, v2],
+      ]),
+      2,
+    );
+    assert.equal(
+      inferVersion(project({ "b.ts": "b" }), [
+        [1, v1],
+        [2, v2],
+      ]),
+      2,
+    );
+    assert.equal(
+      inferVersion(project({ "a.ts": "mine" }), [
+        [1, v1],
+        [2, v2],
+      ]),
+      undefined,
+    );
   });
 });
 
 describe("parseRecord", () => {
   const hash = "a".repeat(64);
   test("reads a record the scaffold writes", () => {
-    assert.deepEqual(parseRecord(JSON.stringify({ version: 2, files: { "host.ts": hash, "sub/x.go": hash } })), { version: 2, files: { "host.ts": hash, "sub/x.go": hash } });
+    assert.deepEqual(parseRecord(JSON.stringify({ version: 2, files: { "host.ts": hash, "sub/x.go": hash } })), {
+      version: 2,
+      files: { "host.ts": hash, "sub/x.go": hash },
+    });
   });
   test("says what is wrong with a record it cannot use", () => {
     const cases: [string, RegExp][] = [

@@ -46,7 +46,10 @@ export class Access {
   private lastLinkRequest = 0;
 
   /** Cookies ignore ports, so each server names its own. */
-  constructor(private readonly port: () => number, private readonly lifetimeMs = LINK_LIFETIME_MS) {}
+  constructor(
+    private readonly port: () => number,
+    private readonly lifetimeMs = LINK_LIFETIME_MS,
+  ) {}
 
   get cookieName(): string {
     return `executa-inspect-${this.port()}`;

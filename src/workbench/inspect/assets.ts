@@ -18,7 +18,9 @@ export function pageAssets(dir = WEB_DIR): PageAssets {
     try {
       return readFileSync(join(dir, name));
     } catch {
-      throw new ExecutaError(`the inspect page is missing from this package (${join(dir, name)})`, { hint: "in a checkout of create-executa, run npm run build" });
+      throw new ExecutaError(`the inspect page is missing from this package (${join(dir, name)})`, {
+        hint: "in a checkout of create-executa, run npm run build",
+      });
     }
   };
   const files = new Map([

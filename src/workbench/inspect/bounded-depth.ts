@@ -11,7 +11,8 @@ type Node = Record<string, unknown> | unknown[];
 export function boundDepth<T>(value: T, max: number): T {
   const root: Record<string, unknown> = { v: value };
   const stack: [Node, string | number, number][] = [[root, "v", 0]];
-  const put = (parent: Node, key: string | number, v: unknown) => ((parent as Record<string | number, unknown>)[key] = v);
+  const put = (parent: Node, key: string | number, v: unknown) =>
+    ((parent as Record<string | number, unknown>)[key] = v);
   while (stack.length) {
     const [parent, key, depth] = stack.pop()!;
     const v = (parent as Record<string | number, unknown>)[key];

@@ -9,7 +9,10 @@ it("replaces every credential value, raw or JSON-escaped, and masks credentials 
   const redacted = c.redact(frame);
   assert.ok(!redacted.includes("hunter2") && !redacted.includes("quoted"), redacted);
   assert.match(redacted, /\[credential SIGNING_SECRET\]/);
-  assert.deepEqual(c.redactValue({ a: ["x hunter2! y"], credentials: { ANY: "v" } }), { a: ["x [credential SIGNING_SECRET] y"], credentials: { ANY: "[credential ANY]" } });
+  assert.deepEqual(c.redactValue({ a: ["x hunter2! y"], credentials: { ANY: "v" } }), {
+    a: ["x [credential SIGNING_SECRET] y"],
+    credentials: { ANY: "[credential ANY]" },
+  });
   assert.deepEqual(c.names, ["API_KEY", "SIGNING_SECRET"]);
   c.set("SIGNING_SECRET", "");
   assert.deepEqual(c.names, ["API_KEY"]);

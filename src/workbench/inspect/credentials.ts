@@ -16,7 +16,16 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/;
 /** The longest JSON spelling of one UTF-16 unit: `\uXXXX`. */
 const MAX_UNIT_SPELLING = 6;
 
-const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const SHORT_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  "\\": "\\\\",
+  "/": "\\/",
+  "\b": "\\b",
+  "\f": "\\f",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+};
 const regexLiteral = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 const hexEither = (hex: string) => [...hex].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join("");
 const unitEscape = (unit: number) => `\\\\u${hexEither(unit.toString(16).padStart(4, "0"))}`;
@@ -36,7 +45,8 @@ function spellings(value: string): RegExp {
 type Json = unknown;
 const isPlainObject = (v: Json): v is Record<string, Json> => v !== null && typeof v === "object" && !Array.isArray(v);
 /** A plain own property, even for the key `__proto__` (which JSON.parse gives as one). */
-const put = (target: object, key: string | number, value: Json) => Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+const put = (target: object, key: string | number, value: Json) =>
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 
 export class Credentials {
   private readonly values = new Map<string, { value: string; pattern: RegExp | undefined }>();
@@ -47,7 +57,11 @@ export class Credentials {
 
   /** Sets (or, with an empty value, removes) one credential. */
   set(name: string, value: string): void {
-    if (!NAME.test(name)) throw new ExecutaError(`a credential name is letters, digits and _ . - (starting with a letter or _), got ${JSON.stringify(name.slice(0, 40))}`, { hint: "e.g. SIGNING_SECRET" });
+    if (!NAME.test(name))
+      throw new ExecutaError(
+        `a credential name is letters, digits and _ . - (starting with a letter or _), got ${JSON.stringify(name.slice(0, 40))}`,
+        { hint: "e.g. SIGNING_SECRET" },
+      );
     if (value === "") this.values.delete(name);
     else this.values.set(name, { value, pattern: value.length < MIN_REDACTED_LENGTH ? undefined : spellings(value) });
   }
@@ -67,7 +81,8 @@ export class Credentials {
    */
   get holdBack(): number {
     let longest = 0;
-    for (const { value, pattern } of this.values.values()) if (pattern) longest = Math.max(longest, value.length * MAX_UNIT_SPELLING);
+    for (const { value, pattern } of this.values.values())
+      if (pattern) longest = Math.max(longest, value.length * MAX_UNIT_SPELLING);
     return Math.max(0, longest - 1);
   }
 

@@ -26,9 +26,14 @@ export function isPagePath(pathname: string): boolean {
 }
 
 /** Why the request is refused, or undefined when it may go on. */
-export function refusal(req: Pick<IncomingMessage, "headers" | "method" | "url">, access: Pick<Access, "admits">, port: number): Refusal | undefined {
+export function refusal(
+  req: Pick<IncomingMessage, "headers" | "method" | "url">,
+  access: Pick<Access, "admits">,
+  port: number,
+): Refusal | undefined {
   const host = req.headers.host?.toLowerCase();
-  if (!host || !allowedHosts(port).includes(host)) return { status: 403, reason: `the Host header ${JSON.stringify(host ?? "")} is not this server's address` };
+  if (!host || !allowedHosts(port).includes(host))
+    return { status: 403, reason: `the Host header ${JSON.stringify(host ?? "")} is not this server's address` };
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   if (req.method === "GET" && isPagePath(url.pathname)) return undefined;
   const origin = req.headers.origin;
@@ -36,11 +41,14 @@ export function refusal(req: Pick<IncomingMessage, "headers" | "method" | "url">
     return { status: 403, reason: `requests from the origin ${JSON.stringify(origin)} are refused` };
   }
   const site = req.headers["sec-fetch-site"];
-  if (site !== undefined && site !== "same-origin" && site !== "none") return { status: 403, reason: `a ${site} request is refused` };
-  if (!access.admits(req)) return { status: 403, reason: "the token is missing or wrong: open the link that executa inspect printed" };
+  if (site !== undefined && site !== "same-origin" && site !== "none")
+    return { status: 403, reason: `a ${site} request is refused` };
+  if (!access.admits(req))
+    return { status: 403, reason: "the token is missing or wrong: open the link that executa inspect printed" };
   if (req.method === "POST" && !/^application\/json\b/i.test(req.headers["content-type"] ?? "")) {
     return { status: 415, reason: "a POST must be application/json" };
   }
-  if (req.method !== "GET" && req.method !== "POST") return { status: 400, reason: `method ${req.method} is not served` };
+  if (req.method !== "GET" && req.method !== "POST")
+    return { status: 400, reason: `method ${req.method} is not served` };
   return undefined;
 }

@@ -15,24 +15,35 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 /** The page runs only its own script and style, talks only to this server, and cannot be framed. */
-export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 /** An error the API answers with a status and `{error: {message, hint}}`. */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly hint?: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
   }
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...SECURITY_HEADERS, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
 export function sendError(res: ServerResponse, error: unknown): void {
-  if (error instanceof HttpError) return sendJson(res, error.status, { error: { message: error.message, ...(error.hint && { hint: error.hint }) } });
-  if (error instanceof ExecutaError) return sendJson(res, 400, { error: { message: error.message, ...(error.hint && { hint: error.hint }) } });
+  if (error instanceof HttpError)
+    return sendJson(res, error.status, { error: { message: error.message, ...(error.hint && { hint: error.hint }) } });
+  if (error instanceof ExecutaError)
+    return sendJson(res, 400, { error: { message: error.message, ...(error.hint && { hint: error.hint }) } });
   sendJson(res, 500, { error: { message: (error as Error)?.message ?? String(error) } });
 }
 
@@ -52,7 +63,8 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
   } catch (error) {
     throw new HttpError(400, `the body is not JSON: ${(error as Error).message}`);
   }
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new HttpError(400, "the body must be a JSON object");
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw new HttpError(400, "the body must be a JSON object");
   return value as Record<string, unknown>;
 }
 
@@ -93,13 +105,15 @@ export class Body {
 
   stringList(key: string): string[] {
     const v = this.raw[key];
-    if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw new HttpError(400, `${key} must be a list of strings`);
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "string"))
+      throw new HttpError(400, `${key} must be a list of strings`);
     return v as string[];
   }
 
   integerList(key: string): number[] {
     const v = this.raw[key];
-    if (!Array.isArray(v) || v.some((x) => typeof x !== "number" || !Number.isSafeInteger(x))) throw new HttpError(400, `${key} must be a list of integers`);
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "number" || !Number.isSafeInteger(x)))
+      throw new HttpError(400, `${key} must be a list of integers`);
     return v as number[];
   }
 }

@@ -4,10 +4,7 @@ import { Inspector, type InspectorOptions } from "./inspector.js";
 import { startServer, type InspectServer } from "./server.js";
 
 export { Inspector, type InspectorOptions } from "./inspector.js";
-export { refusal, allowedHosts } from "./guard.js";
-export { Access, TOKEN_HEADER, LINK_LIFETIME_MS } from "./access.js";
 export { writeOpenerFile, type OpenerFile } from "./opener.js";
-export { Credentials } from "./credentials.js";
 export type { InspectServer } from "./server.js";
 export type * from "./wire.js";
 
@@ -33,7 +30,10 @@ export async function startInspect(options: InspectOptions): Promise<RunningInsp
   let server: InspectServer;
   try {
     server = await startServer(inspector, options.port, {
-      printLink: (url) => options.log?.(`executa inspect: a visit came without a live link; open this fresh one (it works once, for a few minutes): ${url}`),
+      printLink: (url) =>
+        options.log?.(
+          `executa inspect: a visit came without a live link; open this fresh one (it works once, for a few minutes): ${url}`,
+        ),
     });
   } catch (error) {
     await inspector.close();
@@ -43,14 +43,21 @@ export async function startInspect(options: InspectOptions): Promise<RunningInsp
   let watcher: SourceWatcher | undefined;
   if (options.watch) {
     let restarting = Promise.resolve();
-    watcher = watchSources(options.watch.dir, (files) => {
-      inspector.watch = { state: "rebuilding", files };
-      restarting = restarting.then(async () => {
-        await inspector.restart();
-        const plugin = inspector.state().plugin;
-        inspector.watch = plugin.status === "ready" ? { state: "watching" } : { state: "failed", message: plugin.message ?? "the restart failed" };
-      });
-    }, { ignore: options.watch.ignore });
+    watcher = watchSources(
+      options.watch.dir,
+      (files) => {
+        inspector.watch = { state: "rebuilding", files };
+        restarting = restarting.then(async () => {
+          await inspector.restart();
+          const plugin = inspector.state().plugin;
+          inspector.watch =
+            plugin.status === "ready"
+              ? { state: "watching" }
+              : { state: "failed", message: plugin.message ?? "the restart failed" };
+        });
+      },
+      { ignore: options.watch.ignore },
+    );
     inspector.watch = { state: "watching" };
   }
   let closing: Promise<void> | undefined;
@@ -59,10 +66,11 @@ export async function startInspect(options: InspectOptions): Promise<RunningInsp
     server,
     watcher,
     started,
-    close: () => (closing ??= (async () => {
-      watcher?.close();
-      await server.close();
-      await inspector.close();
-    })()),
+    close: () =>
+      (closing ??= (async () => {
+        watcher?.close();
+        await server.close();
+        await inspector.close();
+      })()),
   };
 }

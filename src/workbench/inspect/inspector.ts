@@ -5,7 +5,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { HOST_CAPABILITIES, PROTOCOL_V2, RpcError, argumentProblems } from "../../protocol/index.js";
-import { DEFAULT_CANNED_TEXT, type DetectedLaunch, type MockHostOptions, type ProgressEvent, type Response, type SamplingMode, type Session } from "../../host/index.js";
+import {
+  DEFAULT_CANNED_TEXT,
+  type DetectedLaunch,
+  type MockHostOptions,
+  type ProgressEvent,
+  type Response,
+  type SamplingMode,
+  type Session,
+} from "../../host/index.js";
 import { NO_INITIALIZE, Workbench, type HostProtocol, type WorkbenchExchange } from "../workbench.js";
 import { boundDepth, MAX_SHOWN_DEPTH } from "./bounded-depth.js";
 import { Credentials } from "./credentials.js";
@@ -13,7 +21,15 @@ import { HttpError } from "./http.js";
 import { ManualQueue } from "./manual.js";
 import { EventStream } from "./stream.js";
 import { TraceStore } from "./trace.js";
-import type { HostState, InspectState, InvokeAnswer, PluginState, ProgressNote, SamplingKind, WatchState } from "./wire.js";
+import type {
+  HostState,
+  InspectState,
+  InvokeAnswer,
+  PluginState,
+  ProgressNote,
+  SamplingKind,
+  WatchState,
+} from "./wire.js";
 
 export interface InspectorOptions {
   launch: DetectedLaunch;
@@ -55,13 +71,24 @@ export class Inspector {
     this.log = options.log ?? (() => undefined);
     this.credentials = new Credentials(options.credentials);
     this.trace = new TraceStore(this.credentials, (entry) => this.stream.send("trace", [entry]), this.started);
-    this.manual = new ManualQueue((pending) => this.stream.send("pending", pending), (v) => this.credentials.redactValue(v), this.started);
+    this.manual = new ManualQueue(
+      (pending) => this.stream.send("pending", pending),
+      (v) => this.credentials.redactValue(v),
+      this.started,
+    );
     const sampling = options.mockHost.sampling ?? { kind: "canned", text: DEFAULT_CANNED_TEXT };
     this.samplingKind = options.mockHost.rules ? "rules" : sampling.kind === "echo" ? "echo" : "canned";
     this.cannedText = sampling.kind === "canned" ? sampling.text : DEFAULT_CANNED_TEXT;
-    this.rulesInfo = options.mockHost.rules && { source: options.rulesSource ?? "the command line", count: options.mockHost.rules.rules.length };
+    this.rulesInfo = options.mockHost.rules && {
+      source: options.rulesSource ?? "the command line",
+      count: options.mockHost.rules.rules.length,
+    };
     const { launch } = options;
-    this.plugin = { status: "starting", session: 0, launch: { command: launch.command, args: launch.args, source: launch.source } };
+    this.plugin = {
+      status: "starting",
+      session: 0,
+      launch: { command: launch.command, args: launch.args, source: launch.source },
+    };
     this.workbench = new Workbench(launch, {
       mockHost: options.mockHost,
       echo: false,
@@ -76,14 +103,21 @@ export class Inspector {
       },
       onSession: (event) => {
         if (event.kind === "started") {
-          this.trace.event(event.session, `session ${event.session} started: ${[launch.command, ...launch.args].join(" ").slice(0, 300)}`);
+          this.trace.event(
+            event.session,
+            `session ${event.session} started: ${[launch.command, ...launch.args].join(" ").slice(0, 300)}`,
+          );
           return;
         }
         const how = event.signal ? `killed by ${event.signal}` : `exit code ${event.code}`;
         this.trace.event(event.session, `the plugin exited (${how})`);
         this.manual.drop(event.session, `the plugin exited (${how}) before the answer was given`);
         if (event.session === this.workbench.sessions && this.plugin.status !== "starting") {
-          this.setPlugin({ status: "exited", message: `the plugin exited (${how}); it starts again on the next request`, stderrTail: this.credentials.redact(event.stderrTail) });
+          this.setPlugin({
+            status: "exited",
+            message: `the plugin exited (${how}); it starts again on the next request`,
+            stderrTail: this.credentials.redact(event.stderrTail),
+          });
         }
       },
     });
@@ -93,11 +127,16 @@ export class Inspector {
       this.trace.reverseAnswered(record, session);
       const invokeId = record.routedTo ?? record.invokeId;
       if (!invokeId) return;
-      const how = record.answeredBy === "manual" ? "answered by hand"
-        : record.answeredBy === "host" ? `refused by the host (${record.error?.message.slice(0, 80) ?? "error"})`
-        : record.answeredBy === "rule" ? undefined
-        : this.samplingKind === "canned" && this.cannedText === DEFAULT_CANNED_TEXT ? undefined
-        : `the mock host answered ${record.method} in ${this.samplingKind} mode`;
+      const how =
+        record.answeredBy === "manual"
+          ? "answered by hand"
+          : record.answeredBy === "host"
+            ? `refused by the host (${record.error?.message.slice(0, 80) ?? "error"})`
+            : record.answeredBy === "rule"
+              ? undefined
+              : this.samplingKind === "canned" && this.cannedText === DEFAULT_CANNED_TEXT
+                ? undefined
+                : `the mock host answered ${record.method} in ${this.samplingKind} mode`;
       if (how) this.unusualAnswers.set(invokeId, how);
     });
     this.applySampling();
@@ -115,7 +154,12 @@ export class Inspector {
     } catch (error) {
       if (this.closing) return;
       const tail = this.workbench.session?.stderr.trim().split("\n").slice(-12).join("\n") ?? "";
-      this.setPlugin({ status: "failed", message: this.credentials.redact((error as Error).message), stderrTail: this.credentials.redact(tail), session: this.workbench.sessions });
+      this.setPlugin({
+        status: "failed",
+        message: this.credentials.redact((error as Error).message),
+        stderrTail: this.credentials.redact(tail),
+        session: this.workbench.sessions,
+      });
       this.log(`the plugin did not start: ${(error as Error).message}`);
       return;
     }
@@ -130,7 +174,10 @@ export class Inspector {
       ...change,
       session: change.session ?? this.plugin.session,
       ...(wb.manifest && { manifest: this.credentials.redactValue(boundDepth(wb.manifest, MAX_SHOWN_DEPTH)) }),
-      protocolVersion: wb.hostProtocol === NO_INITIALIZE ? "2.0 (assumed: the host sends no initialize, as Anna's local-dev runtime)" : wb.session?.protocolVersion,
+      protocolVersion:
+        wb.hostProtocol === NO_INITIALIZE
+          ? "2.0 (assumed: the host sends no initialize, as Anna's local-dev runtime)"
+          : wb.session?.protocolVersion,
     };
     this.stream.send("plugin", this.plugin);
   }
@@ -170,8 +217,13 @@ export class Inspector {
 
   private progressNote(event: ProgressEvent, session: number): ProgressNote {
     return this.credentials.redactValue({
-      session, type: event.type, data: event.data, t: Math.round(performance.now() - this.started),
-      ...(event.invokeId !== undefined && { invokeId: event.invokeId }), ...(event.tool !== undefined && { tool: event.tool }), ...(event.problem && { problem: event.problem }),
+      session,
+      type: event.type,
+      data: event.data,
+      t: Math.round(performance.now() - this.started),
+      ...(event.invokeId !== undefined && { invokeId: event.invokeId }),
+      ...(event.tool !== undefined && { tool: event.tool }),
+      ...(event.problem && { problem: event.problem }),
     });
   }
 
@@ -186,7 +238,11 @@ export class Inspector {
     try {
       r = await this.workbench.invoke(tool, args, { invokeId, credentials });
     } catch (error) {
-      throw new HttpError(502, this.credentials.redact((error as Error).message), "see the plugin's stderr in the trace");
+      throw new HttpError(
+        502,
+        this.credentials.redact((error as Error).message),
+        "see the plugin's stderr in the trace",
+      );
     } finally {
       this.refreshAfterRequest();
     }
@@ -196,7 +252,12 @@ export class Inspector {
       invokeId,
       answer: this.credentials.redactValue(answer),
       ms: r.ms,
-      ...(r.file && { file: { ...(r.file.bytes !== undefined && { bytes: r.file.bytes }), ...(r.file.error && { error: r.file.error }) } }),
+      ...(r.file && {
+        file: {
+          ...(r.file.bytes !== undefined && { bytes: r.file.bytes }),
+          ...(r.file.error && { error: r.file.error }),
+        },
+      }),
       problems,
       ...(r.progress && { progress: r.progress.map((e) => this.progressNote(e, this.workbench.sessions)) }),
       ...(r.tooLarge && { tooLarge: { bytes: r.tooLarge.bytes, maxBytes: r.tooLarge.maxBytes } }),
@@ -240,13 +301,18 @@ export class Inspector {
   private async ready(): Promise<void> {
     if (this.workbench.session?.alive) return;
     await this.run(() => this.workbench.ensure().then(() => undefined));
-    if (!this.workbench.session?.alive) throw new HttpError(409, this.plugin.message ?? "the plugin is not running", "fix the plugin and press Restart");
+    if (!this.workbench.session?.alive)
+      throw new HttpError(409, this.plugin.message ?? "the plugin is not running", "fix the plugin and press Restart");
   }
 
   /** After a request the plugin may have died: show it at once. */
   private refreshAfterRequest(): void {
     if (this.workbench.session && !this.workbench.session.alive && this.plugin.status === "ready") {
-      this.setPlugin({ status: "exited", message: "the plugin exited; it starts again on the next request", stderrTail: this.credentials.redact(this.workbench.session.stderr.slice(-2000)) });
+      this.setPlugin({
+        status: "exited",
+        message: "the plugin exited; it starts again on the next request",
+        stderrTail: this.credentials.redact(this.workbench.session.stderr.slice(-2000)),
+      });
     }
   }
 
@@ -265,7 +331,11 @@ export class Inspector {
 
   setSampling(kind: SamplingKind, text?: string): HostState {
     if (kind === "rules" && !this.workbench.mockHost.ruleSet?.rules.length) {
-      throw new HttpError(400, "there are no mock rules to answer with", "paste rules (JSONL) in the Mock host panel, or start with --mock FILE");
+      throw new HttpError(
+        400,
+        "there are no mock rules to answer with",
+        "paste rules (JSONL) in the Mock host panel, or start with --mock FILE",
+      );
     }
     this.samplingKind = kind;
     if (text !== undefined) this.cannedText = text;
@@ -275,9 +345,11 @@ export class Inspector {
 
   private applySampling(): void {
     const mode: SamplingMode =
-      this.samplingKind === "echo" ? { kind: "echo" }
-      : this.samplingKind === "manual" ? { kind: "manual", answer: (request) => this.manual.ask(request, this.workbench.sessions) }
-      : { kind: "canned", text: this.cannedText };
+      this.samplingKind === "echo"
+        ? { kind: "echo" }
+        : this.samplingKind === "manual"
+          ? { kind: "manual", answer: (request) => this.manual.ask(request, this.workbench.sessions) }
+          : { kind: "canned", text: this.cannedText };
     this.workbench.mockHost.sampling = mode;
   }
 
@@ -293,13 +365,19 @@ export class Inspector {
     if (refused) {
       const known = Object.keys(HOST_CAPABILITIES);
       const unknown = refused.filter((c) => !known.includes(c));
-      if (unknown.length) throw new HttpError(400, `unknown capabilities: ${unknown.join(", ")}`, `known: ${known.join(", ")}`);
+      if (unknown.length)
+        throw new HttpError(400, `unknown capabilities: ${unknown.join(", ")}`, `known: ${known.join(", ")}`);
       for (const c of mock.refusedCapabilities) if (!refused.includes(c)) mock.refuse(c, false);
       for (const c of refused) mock.refuse(c, true);
     }
     if (protocol && protocol !== this.workbench.hostProtocol) {
       this.workbench.hostProtocol = protocol;
-      const how = protocol === PROTOCOL_V2 ? "initialize offering 2.0" : protocol === NO_INITIALIZE ? "no initialize, as Anna's local-dev runtime; reverse requests are served" : `initialize offering ${protocol}, so no reverse requests`;
+      const how =
+        protocol === PROTOCOL_V2
+          ? "initialize offering 2.0"
+          : protocol === NO_INITIALIZE
+            ? "no initialize, as Anna's local-dev runtime; reverse requests are served"
+            : `initialize offering ${protocol}, so no reverse requests`;
       this.trace.event(this.workbench.sessions, `the host now speaks protocol ${protocol} (${how}); restarting`);
       this.pushHost();
       await this.restart();
@@ -315,7 +393,8 @@ export class Inspector {
 
   async close(): Promise<void> {
     this.closing = true;
-    for (const p of this.manual.pending) this.manual.answer(p.seq, { error: { code: RpcError.InternalError, message: "executa inspect is stopping" } });
+    for (const p of this.manual.pending)
+      this.manual.answer(p.seq, { error: { code: RpcError.InternalError, message: "executa inspect is stopping" } });
     this.stream.close();
     await this.workbench.close();
   }

@@ -14,7 +14,11 @@ interface Waiting {
 export class ManualQueue {
   private readonly waiting = new Map<number, Waiting>();
 
-  constructor(private readonly onChange: (pending: PendingManual[]) => void, private readonly redact: <T>(value: T) => T, private readonly started = performance.now()) {}
+  constructor(
+    private readonly onChange: (pending: PendingManual[]) => void,
+    private readonly redact: <T>(value: T) => T,
+    private readonly started = performance.now(),
+  ) {}
 
   get pending(): PendingManual[] {
     return [...this.waiting.values()].map((w) => w.view);

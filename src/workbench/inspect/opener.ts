@@ -20,12 +20,16 @@ export function writeOpenerFile(link: string): OpenerFile {
   const dir = makeTempDir("executa-inspect-open-");
   const file = join(dir, "open.html");
   const href = escapeAttribute(link);
-  writeFileSync(file, `<!doctype html>
+  writeFileSync(
+    file,
+    `<!doctype html>
 <meta charset="utf-8">
 <meta name="referrer" content="no-referrer">
 <meta http-equiv="refresh" content="0;url=${href}">
 <title>executa inspect</title>
 <p><a href="${href}" rel="noreferrer">Open executa inspect</a></p>
-`, { mode: 0o600, flag: "wx" });
+`,
+    { mode: 0o600, flag: "wx" },
+  );
   return { url: pathToFileURL(file).href, remove: () => removeNow(dir) };
 }

@@ -18,17 +18,28 @@ const GET: Record<string, Handler> = {
   "/api/state": (i) => i.state(),
   "/api/storage": (i) => listStorage(i.workbench.mockHost, (v) => i.credentials.redactValue(v)),
   "/api/export/candidates": (i) => exportCandidates(i),
-  "/api/export/trace": (i, _b, _u, res) => attachment(res, "application/json", "trace.json", JSON.stringify(exportTrace(i), null, 2)),
+  "/api/export/trace": (i, _b, _u, res) =>
+    attachment(res, "application/json", "trace.json", JSON.stringify(exportTrace(i), null, 2)),
   "/api/storage/file": (i, _b, url, res) => {
-    const bytes = readStorageFile(i.workbench.mockHost, url.searchParams.get("scope") ?? "", url.searchParams.get("path") ?? "");
-    return attachment(res, "application/octet-stream", (url.searchParams.get("path") ?? "file").split("/").pop()!, bytes);
+    const bytes = readStorageFile(
+      i.workbench.mockHost,
+      url.searchParams.get("scope") ?? "",
+      url.searchParams.get("path") ?? "",
+    );
+    return attachment(
+      res,
+      "application/octet-stream",
+      (url.searchParams.get("path") ?? "file").split("/").pop()!,
+      bytes,
+    );
   },
 };
 
 const POST: Record<string, Handler> = {
   "/api/invoke": (i, b) => {
     const invokeId = b.optionalString("invokeId");
-    if (invokeId !== undefined && !/^[A-Za-z0-9_-]{1,80}$/.test(invokeId)) throw new HttpError(400, "invokeId must be 1 to 80 letters, digits, - or _");
+    if (invokeId !== undefined && !/^[A-Za-z0-9_-]{1,80}$/.test(invokeId))
+      throw new HttpError(400, "invokeId must be 1 to 80 letters, digits, - or _");
     return i.invoke(b.string("tool"), b.object("arguments", { optional: true }) ?? {}, invokeId);
   },
   "/api/health": (i) => i.health(),
@@ -47,16 +58,26 @@ const POST: Record<string, Handler> = {
   "/api/manual": (i, b) => {
     const seq = b.integer("seq");
     const error = b.object("error", { optional: true });
-    if (error && (typeof error.code !== "number" || !Number.isInteger(error.code) || typeof error.message !== "string")) throw new HttpError(400, "error must be {code: integer, message: string}");
+    if (error && (typeof error.code !== "number" || !Number.isInteger(error.code) || typeof error.message !== "string"))
+      throw new HttpError(400, "error must be {code: integer, message: string}");
     const text = b.optionalString("text");
     if (!error && text === undefined) throw new HttpError(400, "give the answer's text, or an error {code, message}");
-    const reply = error ? { error: { code: error.code as number, message: error.message as string, ...(error.data !== undefined && { data: error.data }) } } : { text: text! };
+    const reply = error
+      ? {
+          error: {
+            code: error.code as number,
+            message: error.message as string,
+            ...(error.data !== undefined && { data: error.data }),
+          },
+        }
+      : { text: text! };
     if (!i.manual.answer(seq, reply)) throw new HttpError(404, `request ${seq} is no longer waiting for an answer`);
     return { answered: seq };
   },
   "/api/host": (i, b) => {
     const protocol = b.optionalString("protocol");
-    if (protocol !== undefined && !(HOST_PROTOCOLS as readonly string[]).includes(protocol)) throw new HttpError(400, `protocol must be one of ${HOST_PROTOCOLS.map((p) => `"${p}"`).join(", ")}`);
+    if (protocol !== undefined && !(HOST_PROTOCOLS as readonly string[]).includes(protocol))
+      throw new HttpError(400, `protocol must be one of ${HOST_PROTOCOLS.map((p) => `"${p}"`).join(", ")}`);
     return i.setHost(protocol as HostProtocol | undefined, b.has("refused") ? b.stringList("refused") : undefined);
   },
   "/api/storage/kv-set": (i, b) => storageEdit(i, "kv-set", b),
@@ -64,7 +85,13 @@ const POST: Record<string, Handler> = {
   "/api/storage/file-write": (i, b) => storageEdit(i, "file-write", b),
   "/api/storage/file-delete": (i, b) => storageEdit(i, "file-delete", b),
   "/api/conformance": (i) => conformance(i),
-  "/api/export/fixture": (i, b, _u, res) => attachment(res, "application/x-ndjson", "session.jsonl", exportFixture(i, b.has("include") ? b.integerList("include") : undefined)),
+  "/api/export/fixture": (i, b, _u, res) =>
+    attachment(
+      res,
+      "application/x-ndjson",
+      "session.jsonl",
+      exportFixture(i, b.has("include") ? b.integerList("include") : undefined),
+    ),
   "/api/import": (i, b) => importFixture(i, b.optionalString("name") ?? "fixture.jsonl", b.string("text")),
 };
 
@@ -91,7 +118,12 @@ export function isApi(pathname: string): boolean {
   return pathname.startsWith("/api/");
 }
 
-export async function handleApi(inspector: Inspector, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleApi(
+  inspector: Inspector,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   const table = req.method === "POST" ? POST : GET;
   const handler = Object.hasOwn(table, url.pathname) ? table[url.pathname] : undefined;
   if (!handler) throw new HttpError(404, `no ${req.method} ${url.pathname}`);

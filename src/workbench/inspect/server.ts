@@ -32,10 +32,21 @@ export interface ServerOptions {
 export const LOOPBACK = "127.0.0.1";
 
 /** The page for a live code (setting the cookie) or the cookie; otherwise a note, and a fresh link in the terminal. */
-function servePage(req: IncomingMessage, res: ServerResponse, url: URL, assets: PageAssets, access: Access, printLink: () => void): void {
+function servePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  assets: PageAssets,
+  access: Access,
+  printLink: () => void,
+): void {
   const code = url.searchParams.get("code");
   const redeemed = code !== null && access.redeem(code);
-  const html = { ...SECURITY_HEADERS, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": assets.csp };
+  const html = {
+    ...SECURITY_HEADERS,
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": assets.csp,
+  };
   if (redeemed || access.admits(req)) {
     res.writeHead(200, { ...html, ...(redeemed && { "Set-Cookie": access.setCookie() }) });
     res.end(assets.html);
@@ -62,7 +73,11 @@ interface Context {
   printLink: () => void;
 }
 
-async function handle({ inspector, assets, access, port, printLink }: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  { inspector, assets, access, port, printLink }: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const refused = refusal(req, access, port());
   if (refused) return sendJson(res, refused.status, { error: { message: refused.reason } });
   const url = new URL(req.url ?? "/", `http://${LOOPBACK}`);
@@ -74,7 +89,11 @@ async function handle({ inspector, assets, access, port, printLink }: Context, r
 }
 
 /** Listens on 127.0.0.1 (port 0: a free one) and resolves once it does. */
-export async function startServer(inspector: Inspector, port: number, options: ServerOptions = {}): Promise<InspectServer> {
+export async function startServer(
+  inspector: Inspector,
+  port: number,
+  options: ServerOptions = {},
+): Promise<InspectServer> {
   const assets = pageAssets();
   let bound = port;
   const access = new Access(() => bound);
@@ -91,8 +110,18 @@ export async function startServer(inspector: Inspector, port: number, options: S
   server.requestTimeout = 0; // an invoke may wait minutes for an answer typed by hand
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE") reject(new ExecutaError(`port ${port} on ${LOOPBACK} is in use`, { hint: "choose another with --port, or leave --port out for a free one" }));
-      else if (error.code === "EACCES") reject(new ExecutaError(`port ${port} on ${LOOPBACK} needs privileges`, { hint: "use a port above 1023, or leave --port out" }));
+      if (error.code === "EADDRINUSE")
+        reject(
+          new ExecutaError(`port ${port} on ${LOOPBACK} is in use`, {
+            hint: "choose another with --port, or leave --port out for a free one",
+          }),
+        );
+      else if (error.code === "EACCES")
+        reject(
+          new ExecutaError(`port ${port} on ${LOOPBACK} needs privileges`, {
+            hint: "use a port above 1023, or leave --port out",
+          }),
+        );
       else reject(error);
     });
     server.listen(port, LOOPBACK, () => resolve());

@@ -4,7 +4,15 @@ import { EventStream, MAX_BUFFERED_BYTES } from "./stream.js";
 
 /** A client whose socket takes nothing: everything written stays buffered. */
 function stalled() {
-  const client = { writableLength: 0, destroyed: false, writeHead: () => client, write: (text: string) => ((client.writableLength += Buffer.byteLength(text)), true), end: () => client, destroy: () => ((client.destroyed = true), client), on: () => client };
+  const client = {
+    writableLength: 0,
+    destroyed: false,
+    writeHead: () => client,
+    write: (text: string) => ((client.writableLength += Buffer.byteLength(text)), true),
+    end: () => client,
+    destroy: () => ((client.destroyed = true), client),
+    on: () => client,
+  };
   return client;
 }
 

@@ -64,7 +64,11 @@ export class TraceStore {
   /** The redacted end of each session's stderr, waiting for its next chunk. */
   private readonly held = new Map<number, { text: string; timer: NodeJS.Timeout }>();
 
-  constructor(private readonly redactor: Redactor, private readonly onEntry: (entry: TraceEntry) => void, private readonly started = performance.now()) {}
+  constructor(
+    private readonly redactor: Redactor,
+    private readonly onEntry: (entry: TraceEntry) => void,
+    private readonly started = performance.now(),
+  ) {}
 
   get list(): readonly TraceEntry[] {
     return this.entries;
@@ -100,7 +104,11 @@ export class TraceStore {
     const keep = Math.min(this.redactor.holdBack, text.length);
     const ready = text.slice(0, text.length - keep);
     if (ready) this.push({ session, dir: "stderr", text: ready, bytes: Buffer.byteLength(ready) });
-    if (keep) this.held.set(session, { text: text.slice(text.length - keep), timer: setTimeout(() => this.releaseStderr(session), HOLD_MS).unref() });
+    if (keep)
+      this.held.set(session, {
+        text: text.slice(text.length - keep),
+        timer: setTimeout(() => this.releaseStderr(session), HOLD_MS).unref(),
+      });
   }
 
   /** The held end of a session's stderr goes out (no more is coming soon, or the session ended). */
@@ -119,7 +127,8 @@ export class TraceStore {
     if (r.dir === "send") this.classifySend(entry, r.text);
     else if (r.dir === "recv") this.classifyRecv(entry, r.text);
     const pushed = this.push(entry);
-    if (pushed.dir === "recv" && pushed.kind === "request" && pushed.id !== undefined) remember(this.reverse, idKey(session, pushed.id), pushed);
+    if (pushed.dir === "recv" && pushed.kind === "request" && pushed.id !== undefined)
+      remember(this.reverse, idKey(session, pushed.id), pushed);
     if (pushed.fileTransport && pushed.id !== undefined) remember(this.pointers, idKey(session, pushed.id), pushed);
   }
 
@@ -140,7 +149,10 @@ export class TraceStore {
     const invokeId = record.routedTo ?? record.invokeId;
     if (invokeId) entry.invokeId = invokeId;
     if (record.answeredBy) entry.answeredBy = record.answeredBy;
-    remember(this.sent, `answer:${idKey(session, record.id)}`, { method: record.method, ...(invokeId && { invokeId }) });
+    remember(this.sent, `answer:${idKey(session, record.id)}`, {
+      method: record.method,
+      ...(invokeId && { invokeId }),
+    });
     this.onEntry(entry);
   }
 
@@ -163,7 +175,8 @@ export class TraceStore {
       entry.kind = "request";
       entry.method = method;
       const context = isObject(frame?.params) && isObject(frame.params.context) ? frame.params.context : undefined;
-      const invokeId = typeof context?.invoke_id === "string" ? context.invoke_id : /"invoke_id":"([^"\\]+)"/.exec(text)?.[1];
+      const invokeId =
+        typeof context?.invoke_id === "string" ? context.invoke_id : /"invoke_id":"([^"\\]+)"/.exec(text)?.[1];
       if (method === "invoke" && invokeId) entry.invokeId = invokeId;
       remember(this.sent, idKey(entry.session, id), { method, ...(entry.invokeId && { invokeId: entry.invokeId }) });
       return;

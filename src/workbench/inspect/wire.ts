@@ -45,7 +45,11 @@ export interface PendingManual {
   t: number;
 }
 
-export type WatchState = { state: "off" } | { state: "watching" } | { state: "rebuilding"; files: string[] } | { state: "failed"; message: string };
+export type WatchState =
+  | { state: "off" }
+  | { state: "watching" }
+  | { state: "rebuilding"; files: string[] }
+  | { state: "failed"; message: string };
 
 export interface PluginState {
   /** "starting", "ready", "failed" (could not start), "exited" (it restarts on the next request). */
@@ -109,13 +113,6 @@ export interface StreamEvents {
   progress: ProgressNote;
 }
 
-export interface InvokeRequest {
-  tool: string;
-  arguments: Record<string, unknown>;
-  /** The page's own id for the invoke, so it can show the invoke's progress while it runs. */
-  invokeId?: string;
-}
-
 export interface InvokeAnswer {
   invokeId: string;
   /** The answer's `result` or `error` member. */
@@ -129,12 +126,6 @@ export interface InvokeAnswer {
   progress?: ProgressNote[];
   /** The response frame was over the platform's 4 MiB result limit; `answer` is what the platform gives instead. */
   tooLarge?: { bytes: number; maxBytes: number };
-}
-
-export interface ManualAnswerRequest {
-  seq: number;
-  text?: string;
-  error?: { code: number; message: string; data?: unknown };
 }
 
 export interface StorageListing {
@@ -163,13 +154,16 @@ export interface ReplayResult {
   answer: unknown;
 }
 
-export interface ApiError {
-  error: { message: string; hint?: string };
-}
-
 /** The report of `executa test`'s checks as the page reads it (the server assigns conform's report to it, so the compiler holds the two together). */
 export interface ConformanceReportView {
   passed: boolean;
   ms?: number;
-  results: { id: string; description: string; status: "pass" | "fail" | "warn" | "skip"; message?: string; rule?: string; ms?: number }[];
+  results: {
+    id: string;
+    description: string;
+    status: "pass" | "fail" | "warn" | "skip";
+    message?: string;
+    rule?: string;
+    ms?: number;
+  }[];
 }

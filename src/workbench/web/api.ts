@@ -8,7 +8,11 @@ import type { StreamEvents } from "../inspect/wire.js";
 if (location.search) history.replaceState(null, "", `${location.pathname}${location.hash}`);
 
 export class ApiFailure extends Error {
-  constructor(message: string, readonly status: number, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly hint?: string,
+  ) {
     super(message);
   }
 }
@@ -48,13 +52,20 @@ export async function fetchBlob(method: "GET" | "POST", path: string, body?: unk
 }
 
 export type StreamHandlers = { [K in keyof StreamEvents]: (data: StreamEvents[K]) => void };
-export type StreamEvent = { [K in keyof StreamEvents]: { name: K; data: StreamEvents[K]; rev: number } }[keyof StreamEvents];
+export type StreamEvent = {
+  [K in keyof StreamEvents]: { name: K; data: StreamEvents[K]; rev: number };
+}[keyof StreamEvents];
 
 /**
  * Subscribes to the server's events, each with its revision; `onOpen` runs each time the stream
  * (re)connects, when the page must load the state again (events may have been missed).
  */
-export function openStream(names: readonly (keyof StreamEvents)[], onEvent: (event: StreamEvent) => void, status: (connected: boolean) => void, onOpen: () => void): EventSource {
+export function openStream(
+  names: readonly (keyof StreamEvents)[],
+  onEvent: (event: StreamEvent) => void,
+  status: (connected: boolean) => void,
+  onOpen: () => void,
+): EventSource {
   const source = new EventSource("/events");
   source.addEventListener("open", () => {
     status(true);

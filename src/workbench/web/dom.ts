@@ -3,13 +3,18 @@ export type Child = Node | string | number | null | undefined | false | Child[];
 type Handler = (event: Event) => void;
 export type Props = Record<string, string | number | boolean | Handler | undefined | null>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props?: Props | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(props ?? {})) {
     if (value === undefined || value === null || value === false) continue;
     if (typeof value === "function") el.addEventListener(key.slice(2).toLowerCase(), value);
     else if (key === "class") el.className = String(value);
-    else if (key.startsWith("data-") || key.startsWith("aria-") || key === "role" || key === "for" || key === "title") el.setAttribute(key, String(value));
+    else if (key.startsWith("data-") || key.startsWith("aria-") || key === "role" || key === "for" || key === "title")
+      el.setAttribute(key, String(value));
     else if (key in el) (el as unknown as Record<string, unknown>)[key] = value;
     else el.setAttribute(key, String(value));
   }
@@ -22,7 +27,8 @@ export function append(el: Node, children: Child[]): void {
     if (child === null || child === undefined || child === false) continue;
     if (Array.isArray(child)) append(el, child as Child[]);
     else if (child instanceof Node) el.appendChild(child);
-    else if (typeof child === "string" || typeof child === "number") el.appendChild(document.createTextNode(String(child)));
+    else if (typeof child === "string" || typeof child === "number")
+      el.appendChild(document.createTextNode(String(child)));
     else el.appendChild(invalid(child));
   }
 }

@@ -32,7 +32,8 @@ function parseJson(text: string, wantObject: boolean): FieldValue {
   if (!text.trim()) return { given: false };
   try {
     const value = JSON.parse(text) as unknown;
-    if (wantObject && (value === null || typeof value !== "object" || Array.isArray(value))) return { given: true, error: "must be a JSON object {…}" };
+    if (wantObject && (value === null || typeof value !== "object" || Array.isArray(value)))
+      return { given: true, error: "must be a JSON object {…}" };
     return { given: true, value };
   } catch (error) {
     return { given: true, error: `not JSON: ${(error as Error).message}` };
@@ -51,7 +52,8 @@ function numberInput(type: "integer" | "number", id: string): Scalar {
   return {
     el,
     read: () => {
-      if (el.value.trim() === "") return el.validity.badInput ? { given: true, error: `not a ${type}` } : { given: false };
+      if (el.value.trim() === "")
+        return el.validity.badInput ? { given: true, error: `not a ${type}` } : { given: false };
       return { given: true, value: Number(el.value) };
     },
     write: (v) => (el.value = v === undefined || v === null ? "" : String(v)),
@@ -59,7 +61,14 @@ function numberInput(type: "integer" | "number", id: string): Scalar {
 }
 
 function jsonInput(id: string, wantObject: boolean, onInput: () => void): Scalar {
-  const el = h("textarea", { id, rows: 3, spellcheck: false, class: "json", "data-kind": "json", placeholder: wantObject ? '{"key": "value"}' : "JSON" });
+  const el = h("textarea", {
+    id,
+    rows: 3,
+    spellcheck: false,
+    class: "json",
+    "data-kind": "json",
+    placeholder: wantObject ? '{"key": "value"}' : "JSON",
+  });
   el.addEventListener("input", onInput);
   return {
     el,
@@ -69,7 +78,11 @@ function jsonInput(id: string, wantObject: boolean, onInput: () => void): Scalar
 }
 
 function selectInput(id: string, options: { label: string; value: unknown }[], kind: string): Scalar {
-  const el = h("select", { id, "data-kind": kind }, options.map((o, i) => h("option", { value: String(i) }, o.label)));
+  const el = h(
+    "select",
+    { id, "data-kind": kind },
+    options.map((o, i) => h("option", { value: String(i) }, o.label)),
+  );
   return {
     el,
     read: () => {
@@ -77,8 +90,10 @@ function selectInput(id: string, options: { label: string; value: unknown }[], k
       return !o || o.value === undefined ? { given: false } : { given: true, value: o.value };
     },
     write: (v) => {
-      const i = options.findIndex((o) => (o.value === undefined ? v === undefined || v === null : JSON.stringify(o.value) === JSON.stringify(v)));
-      el.value = String(i >= 0 ? i : 0);
+      const i = options.findIndex((o) =>
+        o.value === undefined ? v === undefined || v === null : JSON.stringify(o.value) === JSON.stringify(v),
+      );
+      el.value = String(Math.max(i, 0));
     },
   };
 }
@@ -89,14 +104,26 @@ function scalarFor(type: ParameterType, id: string, optional: boolean, onInput: 
     case "number":
       return numberInput(type, id);
     case "boolean":
-      return selectInput(id, [...(optional ? [{ label: "(not given)", value: undefined }] : []), { label: "true", value: true }, { label: "false", value: false }], "boolean");
+      return selectInput(
+        id,
+        [
+          ...(optional ? [{ label: "(not given)", value: undefined }] : []),
+          { label: "true", value: true },
+          { label: "false", value: false },
+        ],
+        "boolean",
+      );
     case "object":
     case "array":
       return jsonInput(id, type === "object", onInput);
     default: {
       const el = h("textarea", { id, rows: 2, "data-kind": "string" });
       // An empty text box is "not given" for an optional parameter, "" for a required one.
-      return { el, read: () => (el.value === "" && optional ? { given: false } : { given: true, value: el.value }), write: (v) => (el.value = v === undefined || v === null ? "" : String(v)) };
+      return {
+        el,
+        read: () => (el.value === "" && optional ? { given: false } : { given: true, value: el.value }),
+        write: (v) => (el.value = v === undefined || v === null ? "" : String(v)),
+      };
     }
   }
 }
@@ -114,19 +141,40 @@ function arrayEditor(p: Parameter, id: string, onInput: () => void): Scalar & { 
   const add = (value?: unknown) => {
     const scalar = scalarFor(itemType, `${id}-${items.length}`, false, onInput);
     if (value !== undefined) scalar.write(value);
-    const row = h("div", { class: "item" }, scalar.el, h("button", {
-      type: "button", class: "small", title: "remove this item", "aria-label": "remove item",
-      onclick: () => {
-        items.splice(items.findIndex((i) => i.row === row), 1);
-        row.remove();
-        onInput();
-      },
-    }, "×"));
+    const row = h(
+      "div",
+      { class: "item" },
+      scalar.el,
+      h(
+        "button",
+        {
+          type: "button",
+          class: "small",
+          title: "remove this item",
+          "aria-label": "remove item",
+          onclick: () => {
+            items.splice(
+              items.findIndex((i) => i.row === row),
+              1,
+            );
+            row.remove();
+            onInput();
+          },
+        },
+        "×",
+      ),
+    );
     items.push({ scalar, row });
     list.appendChild(row);
   };
   const hidden = h("input", { type: "hidden", id, "data-kind": "array" });
-  const box = h("div", { class: "array" }, hidden, list, h("button", { type: "button", class: "small add", onclick: () => (add(), onInput()) }, `+ ${itemType}`));
+  const box = h(
+    "div",
+    { class: "array" },
+    hidden,
+    list,
+    h("button", { type: "button", class: "small add", onclick: () => (add(), onInput()) }, `+ ${itemType}`),
+  );
   return {
     el: hidden,
     box,
@@ -156,7 +204,14 @@ export function fieldFor(p: Parameter, idPrefix: string, onInput: () => void): F
   let scalar: Scalar;
   let control: HTMLElement;
   if (p.enum) {
-    scalar = selectInput(id, [...(optional && !hasDefault ? [{ label: "(not given)", value: undefined }] : []), ...p.enum.map((v: Json) => ({ label: String(v), value: v }))], "enum");
+    scalar = selectInput(
+      id,
+      [
+        ...(optional && !hasDefault ? [{ label: "(not given)", value: undefined }] : []),
+        ...p.enum.map((v: Json) => ({ label: String(v), value: v })),
+      ],
+      "enum",
+    );
     control = scalar.el;
   } else if (p.type === "array") {
     const editor = arrayEditor(p, id, onInput);
@@ -172,15 +227,21 @@ export function fieldFor(p: Parameter, idPrefix: string, onInput: () => void): F
   if (hasDefault) scalar.write(p.default);
   else if (!optional && p.type === "boolean") scalar.write(false);
   const problems = h("ul", { class: "problems" });
-  const el = h("div", { class: `field${optional ? "" : " required"}`, "data-param": p.name, "data-type": typeLabel(p) },
-    h("label", { for: id },
+  const el = h(
+    "div",
+    { class: `field${optional ? "" : " required"}`, "data-param": p.name, "data-type": typeLabel(p) },
+    h(
+      "label",
+      { for: id },
       h("span", { class: "name" }, p.name),
       optional ? null : h("span", { class: "req", title: "required" }, "*"),
       h("span", { class: "type" }, typeLabel(p)),
-      hasDefault ? h("span", { class: "default" }, `default ${JSON.stringify(p.default)}`) : null),
+      hasDefault ? h("span", { class: "default" }, `default ${JSON.stringify(p.default)}`) : null,
+    ),
     control,
     p.description ? h("div", { class: "desc" }, p.description) : null,
-    problems);
+    problems,
+  );
   control.addEventListener("input", onInput);
   control.addEventListener("change", onInput);
   return {

@@ -54,10 +54,15 @@ async function boot(): Promise<void> {
   };
   // The stream is attached on the server once it opens: only a state loaded after that misses nothing.
   await new Promise<void>((resolve, reject) => {
-    openStream(Object.keys(apply) as (keyof StreamHandlers)[], (e) => {
-      if (loadedRev === undefined) queue.push(e);
-      else if (e.rev > loadedRev) handle(e);
-    }, (on) => store.setConnected(on), () => void load().then(resolve, reject));
+    openStream(
+      Object.keys(apply) as (keyof StreamHandlers)[],
+      (e) => {
+        if (loadedRev === undefined) queue.push(e);
+        else if (e.rev > loadedRev) handle(e);
+      },
+      (on) => store.setConnected(on),
+      () => void load().then(resolve, reject),
+    );
   });
   performance.mark("executa-state");
   const views = new Map<string, HTMLElement & { setVisible?: (on: boolean) => void }>();
@@ -78,7 +83,8 @@ async function boot(): Promise<void> {
     for (const b of nav.querySelectorAll("button")) b.setAttribute("aria-selected", String(b.dataset.tab === tab.id));
     if (location.hash !== `#${tab.id}`) history.replaceState(null, "", `${location.pathname}#${tab.id}`);
   };
-  for (const t of TABS) nav.appendChild(h("button", { type: "button", role: "tab", "data-tab": t.id, onclick: () => show(t.id) }, t.label));
+  for (const t of TABS)
+    nav.appendChild(h("button", { type: "button", role: "tab", "data-tab": t.id, onclick: () => show(t.id) }, t.label));
   document.body.replaceChildren(header(), pendingPanel(), nav, main);
   show(location.hash.slice(1) || "tools");
   requestAnimationFrame(() => {
@@ -89,5 +95,13 @@ async function boot(): Promise<void> {
 }
 
 boot().catch((error: Error) => {
-  document.body.replaceChildren(h("main", null, h("h1", null, "executa inspect"), h("p", { class: "error-line" }, `The page could not load: ${error.message}`), h("p", null, "Open a fresh link from the terminal where executa inspect runs (a link works once).")));
+  document.body.replaceChildren(
+    h(
+      "main",
+      null,
+      h("h1", null, "executa inspect"),
+      h("p", { class: "error-line" }, `The page could not load: ${error.message}`),
+      h("p", null, "Open a fresh link from the terminal where executa inspect runs (a link works once)."),
+    ),
+  );
 });

@@ -1,5 +1,14 @@
 /** What the page knows: the server's state, kept current by the event stream, and the results of this page's invokes. */
-import type { HostState, InspectState, InvokeAnswer, PendingManual, PluginState, ProgressNote, TraceEntry, WatchState } from "../inspect/wire.js";
+import type {
+  HostState,
+  InspectState,
+  InvokeAnswer,
+  PendingManual,
+  PluginState,
+  ProgressNote,
+  TraceEntry,
+  WatchState,
+} from "../inspect/wire.js";
 import { manifestView } from "./manifest-view.js";
 
 export interface ResultView extends InvokeAnswer {
@@ -68,7 +77,8 @@ class Store {
     for (const e of entries) {
       const known = this.entries.has(e.n);
       this.entries.set(e.n, e);
-      if (!known && appended && (this.sorted!.length === 0 || this.sorted![this.sorted!.length - 1]!.n < e.n)) this.sorted!.push(e);
+      if (!known && appended && (this.sorted!.length === 0 || this.sorted![this.sorted!.length - 1]!.n < e.n))
+        this.sorted!.push(e);
       else appended = false;
     }
     if (!appended) this.sorted = undefined;

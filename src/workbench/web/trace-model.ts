@@ -22,14 +22,18 @@ export interface TraceFilter {
   invokeId?: string;
 }
 
-const isInvoke = (e: TraceEntry) => e.dir === "send" && e.kind === "request" && e.method === "invoke" && e.invokeId !== undefined;
+const isInvoke = (e: TraceEntry) =>
+  e.dir === "send" && e.kind === "request" && e.method === "invoke" && e.invokeId !== undefined;
 
 function matcher(filter: TraceFilter): (e: TraceEntry) => boolean {
   const q = filter.query.trim().toLowerCase();
   return (e) =>
     filter.dirs.has(e.dir) &&
     (filter.invokeId === undefined || e.invokeId === filter.invokeId) &&
-    (!q || e.text.toLowerCase().includes(q) || (e.method?.toLowerCase().includes(q) ?? false) || (e.invokeId?.toLowerCase().includes(q) ?? false));
+    (!q ||
+      e.text.toLowerCase().includes(q) ||
+      (e.method?.toLowerCase().includes(q) ?? false) ||
+      (e.invokeId?.toLowerCase().includes(q) ?? false));
 }
 
 export function buildRows(entries: readonly TraceEntry[], filter: TraceFilter, collapsed: ReadonlySet<string>): Row[] {

@@ -14,15 +14,22 @@ function node(key: string | undefined, value: unknown, depth: number): HTMLEleme
   const label: Child = key === undefined ? null : h("span", { class: "k" }, `${key}: `);
   if (value === null || typeof value !== "object") return h("div", { class: "leaf" }, label, scalar(value));
   const isArray = Array.isArray(value);
-  const entries: [string, unknown][] = isArray ? (value as unknown[]).map((v, i) => [String(i), v]) : Object.entries(value as Record<string, unknown>);
+  const entries: [string, unknown][] = isArray
+    ? (value as unknown[]).map((v, i) => [String(i), v])
+    : Object.entries(value as Record<string, unknown>);
   const summary = isArray ? `[${entries.length}]` : `{${entries.length}}`;
-  const details = h("details", { class: "node", open: depth < OPEN_LEVELS }, h("summary", null, label, h("span", { class: "count" }, summary)));
+  const details = h(
+    "details",
+    { class: "node", open: depth < OPEN_LEVELS },
+    h("summary", null, label, h("span", { class: "count" }, summary)),
+  );
   let rendered = false;
   const render = () => {
     if (rendered) return;
     rendered = true;
     for (const [k, v] of entries.slice(0, MAX_CHILDREN)) details.appendChild(node(k, v, depth + 1));
-    if (entries.length > MAX_CHILDREN) details.appendChild(h("div", { class: "more" }, `… ${entries.length - MAX_CHILDREN} more (see the raw JSON)`));
+    if (entries.length > MAX_CHILDREN)
+      details.appendChild(h("div", { class: "more" }, `… ${entries.length - MAX_CHILDREN} more (see the raw JSON)`));
   };
   if (details.open) render();
   else details.addEventListener("toggle", render, { once: true });

@@ -21,25 +21,48 @@ const newHost = (...args: ConstructorParameters<typeof MockHost>) => {
 after(() => Promise.all(hosts.map((h) => h.close())));
 
 /** A raw HTTP request (fetch normalises paths and the Host header; the safety tests must not). */
-function raw(url: string, options: { method?: string; path?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  url: string,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: Buffer } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, method: options.method ?? "GET", path: options.path ?? u.pathname, headers: options.headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8").on("data", (d: string) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        method: options.method ?? "GET",
+        path: options.path ?? u.pathname,
+        headers: options.headers,
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (d: string) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on("error", reject);
     req.end(options.body);
   });
 }
 
 async function uploadText(host: MockHost, path: string, text: string, scope = "user") {
-  const begin = result<Begin>(await call(host, "files/upload_begin", { path, scope, content_type: "text/plain", size_bytes: Buffer.byteLength(text) }));
+  const begin = result<Begin>(
+    await call(host, "files/upload_begin", {
+      path,
+      scope,
+      content_type: "text/plain",
+      size_bytes: Buffer.byteLength(text),
+    }),
+  );
   const put = await fetch(begin.put_url, { method: "PUT", headers: begin.headers, body: text });
   assert.equal(put.status, 200, await put.clone().text());
   const etag = put.headers.get("etag")!;
-  return { begin, etag, complete: await call(host, "files/upload_complete", { path, scope, etag, size_bytes: Buffer.byteLength(text) }) };
+  return {
+    begin,
+    etag,
+    complete: await call(host, "files/upload_complete", { path, scope, etag, size_bytes: Buffer.byteLength(text) }),
+  };
 }
 
 describe("files/*", () => {
@@ -49,36 +72,77 @@ describe("files/*", () => {
     assert.match(begin.put_url, /^http:\/\/127\.0\.0\.1:\d+\/[\w-]{32}\/put\/[0-9a-f]{32}$/);
     assert.deepEqual(begin.headers, { "Content-Type": "text/plain" });
     assert.equal(etag, '"5d41402abc4b2a76b9719d911017c592"');
-    assert.deepEqual(result(complete), { ok: true, path: "notes/hello.txt", scope: "user", size_bytes: 5, content_type: "text/plain", etag, updated_at: (result(complete) as { updated_at: string }).updated_at });
-    const list = result<{ items: { path: string; size_bytes: number }[] }>(await call(host, "files/list", { scope: "user", prefix: "notes/" }));
-    assert.deepEqual(list.items.map((i) => [i.path, i.size_bytes]), [["notes/hello.txt", 5]]);
-    const link = result<{ url: string; get_url: string; expires_at: string }>(await call(host, "files/download_url", { path: "notes/hello.txt", scope: "user", expires_in: 60 }));
+    assert.deepEqual(result(complete), {
+      ok: true,
+      path: "notes/hello.txt",
+      scope: "user",
+      size_bytes: 5,
+      content_type: "text/plain",
+      etag,
+      updated_at: (result(complete) as { updated_at: string }).updated_at,
+    });
+    const list = result<{ items: { path: string; size_bytes: number }[] }>(
+      await call(host, "files/list", { scope: "user", prefix: "notes/" }),
+    );
+    assert.deepEqual(
+      list.items.map((i) => [i.path, i.size_bytes]),
+      [["notes/hello.txt", 5]],
+    );
+    const link = result<{ url: string; get_url: string; expires_at: string }>(
+      await call(host, "files/download_url", { path: "notes/hello.txt", scope: "user", expires_in: 60 }),
+    );
     assert.equal(link.url, link.get_url);
     const got = await fetch(link.url);
     assert.equal(got.headers.get("content-type"), "text/plain");
     assert.equal(await got.text(), "hello");
-    assert.deepEqual(result(await call(host, "files/delete", { path: "notes/hello.txt", scope: "user" })), { deleted: true });
+    assert.deepEqual(result(await call(host, "files/delete", { path: "notes/hello.txt", scope: "user" })), {
+      deleted: true,
+    });
     assert.equal((await fetch(link.url)).status, 404);
-    assert.equal(error(await call(host, "files/download_url", { path: "notes/hello.txt", scope: "user" })).code, -32022);
-    assert.deepEqual(result(await call(host, "files/delete", { path: "notes/hello.txt", scope: "user" })), { deleted: true });
+    assert.equal(
+      error(await call(host, "files/download_url", { path: "notes/hello.txt", scope: "user" })).code,
+      -32022,
+    );
+    assert.deepEqual(result(await call(host, "files/delete", { path: "notes/hello.txt", scope: "user" })), {
+      deleted: true,
+    });
     assert.deepEqual(host.files.list(), []);
   });
 
   it("upload_complete verifies the object: nothing PUT, a wrong etag, a wrong size", async () => {
     const host = newHost();
-    assert.match(error(await call(host, "files/upload_complete", { path: "a.txt", scope: "tool" })).message, /no upload was begun/);
+    assert.match(
+      error(await call(host, "files/upload_complete", { path: "a.txt", scope: "tool" })).message,
+      /no upload was begun/,
+    );
     const begin = result<Begin>(await call(host, "files/upload_begin", { path: "a.txt", scope: "tool" }));
     const nothing = error(await call(host, "files/upload_complete", { path: "a.txt", scope: "tool" }));
     assert.equal(nothing.code, -32022);
     assert.match(nothing.message, /nothing was PUT/);
     const put = await fetch(begin.put_url, { method: "PUT", body: "abc" });
     assert.equal(put.status, 200);
-    assert.equal(error(await call(host, "files/upload_complete", { path: "a.txt", scope: "tool", etag: '"0000"' })).code, -32023);
-    assert.match(error(await call(host, "files/upload_complete", { path: "a.txt", scope: "tool", size_bytes: 4 })).message, /size_bytes 4 does not match the 3 bytes/);
+    assert.equal(
+      error(await call(host, "files/upload_complete", { path: "a.txt", scope: "tool", etag: '"0000"' })).code,
+      -32023,
+    );
+    assert.match(
+      error(await call(host, "files/upload_complete", { path: "a.txt", scope: "tool", size_bytes: 4 })).message,
+      /size_bytes 4 does not match the 3 bytes/,
+    );
     // An unquoted etag is the same etag.
-    result(await call(host, "files/upload_complete", { path: "a.txt", scope: "tool", etag: put.headers.get("etag")!.replace(/"/g, "") }));
+    result(
+      await call(host, "files/upload_complete", {
+        path: "a.txt",
+        scope: "tool",
+        etag: put.headers.get("etag")!.replace(/"/g, ""),
+      }),
+    );
     assert.equal(host.files.read("tool", "a.txt")!.toString(), "abc");
-    assert.equal((await fetch(begin.put_url, { method: "PUT", body: "late" })).status, 507, "a completed upload takes no more bytes");
+    assert.equal(
+      (await fetch(begin.put_url, { method: "PUT", body: "late" })).status,
+      507,
+      "a completed upload takes no more bytes",
+    );
   });
 
   it("refuses unsafe paths with INVALID_PATH", async () => {
@@ -91,8 +155,13 @@ describe("files/*", () => {
 
   it("refuses an object over the limit, and a PUT larger than announced", async () => {
     const host = newHost();
-    assert.equal(error(await call(host, "files/upload_begin", { path: "big", scope: "user", size_bytes: 101 * 1024 * 1024 })).code, -32025);
-    const begin = result<Begin>(await call(host, "files/upload_begin", { path: "small", scope: "user", size_bytes: 4 }));
+    assert.equal(
+      error(await call(host, "files/upload_begin", { path: "big", scope: "user", size_bytes: 101 * 1024 * 1024 })).code,
+      -32025,
+    );
+    const begin = result<Begin>(
+      await call(host, "files/upload_begin", { path: "small", scope: "user", size_bytes: 4 }),
+    );
     assert.equal((await fetch(begin.put_url, { method: "PUT", body: "12345" })).status, 413);
     assert.equal((await fetch(begin.put_url, { method: "PUT", body: "1234" })).status, 200);
   });
@@ -112,7 +181,12 @@ describe("files/*", () => {
     const again = newHost({ storageDir: dir });
     assert.equal(again.files.read("user", "a/escape.txt")!.toString(), "kept");
     // A files.json edited by hand cannot point outside: blob ids are checked, unknown ones dropped.
-    writeFileSync(join(dir, "files.json"), JSON.stringify({ "user:x": { blobId: "../../../etc/passwd", size: 1, contentType: "text/plain", etag: "e", updatedAt: 0 } }));
+    writeFileSync(
+      join(dir, "files.json"),
+      JSON.stringify({
+        "user:x": { blobId: "../../../etc/passwd", size: 1, contentType: "text/plain", etag: "e", updatedAt: 0 },
+      }),
+    );
     assert.deepEqual(newHost({ storageDir: dir }).files.list(), []);
   });
 });
@@ -127,7 +201,16 @@ describe("the local server", () => {
     const [, token, , id] = u.pathname.split("/");
     assert.equal((await raw(link)).body, "secret");
     const otherToken = token!.replace(/^./, (c) => (c === "A" ? "B" : "A"));
-    for (const path of [`/${otherToken}/get/${id}`, `/get/${id}`, `/${token}/get/${id}/..`, `/${token}/get/../../../etc/passwd`, `/${token}/get/%2e%2e%2fetc%2fpasswd`, `/${token}/files/x.txt`, `/${token}/get/${"0".repeat(32)}`, `/${token}`]) {
+    for (const path of [
+      `/${otherToken}/get/${id}`,
+      `/get/${id}`,
+      `/${token}/get/${id}/..`,
+      `/${token}/get/../../../etc/passwd`,
+      `/${token}/get/%2e%2e%2fetc%2fpasswd`,
+      `/${token}/files/x.txt`,
+      `/${token}/get/${"0".repeat(32)}`,
+      `/${token}`,
+    ]) {
       const r = await raw(link, { path });
       assert.equal(r.status, 404, path);
       assert.doesNotMatch(r.body, /secret|root:/);
@@ -143,13 +226,18 @@ describe("the local server", () => {
     const begin = result<Begin>(await call(host, "files/upload_begin", { path: "x", scope: "user" }));
     await host.close();
     await assert.rejects(fetch(begin.put_url, { method: "PUT", body: "x" }));
-    assert.match(error(await call(host, "files/upload_begin", { path: "y", scope: "user" })).message, /the mock host is closed/);
+    assert.match(
+      error(await call(host, "files/upload_begin", { path: "y", scope: "user" })).message,
+      /the mock host is closed/,
+    );
   });
 
   it("refuses a PUT without the signed Content-Type, and an expired URL", async () => {
     const clock = fakeClock(Date.now());
     const host = newHost({ clock: clock.now });
-    const begin = result<Begin>(await call(host, "files/upload_begin", { path: "t.json", scope: "user", content_type: "application/json" }));
+    const begin = result<Begin>(
+      await call(host, "files/upload_begin", { path: "t.json", scope: "user", content_type: "application/json" }),
+    );
     const wrong = await fetch(begin.put_url, { method: "PUT", headers: { "Content-Type": "text/plain" }, body: "{}" });
     assert.equal(wrong.status, 403);
     assert.match(await wrong.text(), /signed for Content-Type "application\/json"/);
@@ -174,13 +262,26 @@ describe("host/uploadFile", () => {
 
   it("refuses over 8 MiB inline, bad base64, a purpose off the whitelist, a bad MIME type or file name", async () => {
     const host = newHost();
-    const inline = (extra: Record<string, unknown>) => call(host, "host/uploadFile", { mode: "inline", filename: "f.bin", mime_type: "application/octet-stream", content_b64: "AAAA", ...extra });
-    assert.equal(error(await inline({ content_b64: Buffer.alloc(8 * 1024 * 1024 + 1).toString("base64") })).code, -32204);
+    const inline = (extra: Record<string, unknown>) =>
+      call(host, "host/uploadFile", {
+        mode: "inline",
+        filename: "f.bin",
+        mime_type: "application/octet-stream",
+        content_b64: "AAAA",
+        ...extra,
+      });
+    assert.equal(
+      error(await inline({ content_b64: Buffer.alloc(8 * 1024 * 1024 + 1).toString("base64") })).code,
+      -32204,
+    );
     result(await inline({ content_b64: Buffer.alloc(8 * 1024 * 1024).toString("base64") }));
     assert.equal(error(await inline({ content_b64: "not base64!" })).code, -32203);
     const purpose = error(await inline({ purpose: "image-edit-input" }));
     assert.equal(purpose.code, -32206);
-    assert.match(purpose.message, /purpose 'image-edit-input' not in protocol whitelist \(image_input, image_reference, user_artifact\)/);
+    assert.match(
+      purpose.message,
+      /purpose 'image-edit-input' not in protocol whitelist \(image_input, image_reference, user_artifact\)/,
+    );
     assert.equal(error(await inline({ mime_type: "png" })).code, -32205);
     assert.equal(error(await inline({ filename: "../x" })).code, -32203);
     assert.equal(error(await inline({ mode: "stream" })).code, -32203);
@@ -189,26 +290,58 @@ describe("host/uploadFile", () => {
   it("negotiates a PUT URL, then confirms the object for the same invoke only", async () => {
     const host = newHost();
     const bytes = Buffer.alloc(1000, 7);
-    const offer = result<Negotiated>(await call(host, "host/uploadFile", { mode: "negotiate", filename: "artifact.bin", mime_type: "application/octet-stream", size_bytes: bytes.length, purpose: "user_artifact" }));
+    const offer = result<Negotiated>(
+      await call(host, "host/uploadFile", {
+        mode: "negotiate",
+        filename: "artifact.bin",
+        mime_type: "application/octet-stream",
+        size_bytes: bytes.length,
+        purpose: "user_artifact",
+      }),
+    );
     assert.deepEqual(offer.headers, { "Content-Type": "application/octet-stream" });
     assert.equal(error(await call(host, "host/uploadFile", { mode: "confirm", r2_key: offer.r2_key })).code, -32212);
     const put = await fetch(offer.put_url, { method: "PUT", headers: offer.headers, body: bytes });
     assert.equal(put.status, 200);
     assert.ok(put.headers.get("etag"));
-    const other = error(await call(host, "host/uploadFile", { mode: "confirm", r2_key: offer.r2_key }, { invoke: "b" }));
+    const other = error(
+      await call(host, "host/uploadFile", { mode: "confirm", r2_key: offer.r2_key }, { invoke: "b" }),
+    );
     assert.equal(other.code, -32203);
     assert.equal(other.message, "r2_key does not belong to this invoke");
     const confirmed = result<Uploaded>(await call(host, "host/uploadFile", { mode: "confirm", r2_key: offer.r2_key }));
     assert.equal(confirmed.size_bytes, 1000);
     assert.deepEqual(Buffer.from(await (await fetch(confirmed.download_url)).arrayBuffer()), bytes);
-    assert.equal(error(await call(host, "host/uploadFile", { mode: "confirm", r2_key: "exec-uploads/none" })).code, -32212);
-    assert.equal(error(await call(host, "host/uploadFile", { mode: "negotiate", filename: "f", mime_type: "a/b" })).code, -32203);
-    assert.equal(error(await call(host, "host/uploadFile", { mode: "negotiate", filename: "f", mime_type: "a/b", size_bytes: 200 * 1024 * 1024 })).code, -32204);
+    assert.equal(
+      error(await call(host, "host/uploadFile", { mode: "confirm", r2_key: "exec-uploads/none" })).code,
+      -32212,
+    );
+    assert.equal(
+      error(await call(host, "host/uploadFile", { mode: "negotiate", filename: "f", mime_type: "a/b" })).code,
+      -32203,
+    );
+    assert.equal(
+      error(
+        await call(host, "host/uploadFile", {
+          mode: "negotiate",
+          filename: "f",
+          mime_type: "a/b",
+          size_bytes: 200 * 1024 * 1024,
+        }),
+      ).code,
+      -32204,
+    );
   });
 
   it("keeps memory bounded: QUOTA_EXCEEDED past the memory quota", async () => {
     const host = newHost({ memoryQuotaBytes: 1000 });
-    const inline = (n: number) => call(host, "host/uploadFile", { mode: "inline", filename: `f${n}`, mime_type: "application/octet-stream", content_b64: Buffer.alloc(600).toString("base64") });
+    const inline = (n: number) =>
+      call(host, "host/uploadFile", {
+        mode: "inline",
+        filename: `f${n}`,
+        mime_type: "application/octet-stream",
+        content_b64: Buffer.alloc(600).toString("base64"),
+      });
     result(await inline(1));
     assert.equal(error(await inline(2)).code, -32202);
   });

@@ -12,10 +12,18 @@ export function ctx(ids: string[] = ["a"], caps?: string[], v2 = true): ReverseC
 let nextId = 0;
 
 /** One reverse request on behalf of invoke `invoke` (stamped in context.invoke_id unless null). */
-export function call(host: MockHost, method: string, params: Record<string, unknown> = {}, options: { invoke?: string | null; ctx?: ReverseContext } = {}): Promise<Answer> {
+export function call(
+  host: MockHost,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: { invoke?: string | null; ctx?: ReverseContext } = {},
+): Promise<Answer> {
   const invoke = options.invoke === undefined ? "a" : options.invoke;
   const stamped = invoke === null ? params : { ...params, context: { invoke_id: invoke } };
-  return host.handle({ jsonrpc: "2.0", id: `r${++nextId}`, method, params: stamped }, options.ctx ?? ctx(invoke ? [invoke] : ["a"]));
+  return host.handle(
+    { jsonrpc: "2.0", id: `r${++nextId}`, method, params: stamped },
+    options.ctx ?? ctx(invoke ? [invoke] : ["a"]),
+  );
 }
 
 export function result<T = Record<string, unknown>>(answer: Answer): T {
@@ -23,12 +31,20 @@ export function result<T = Record<string, unknown>>(answer: Answer): T {
   return answer.result as T;
 }
 
-export function error(answer: Answer): { code: number; message: string; data?: { errorCode?: string } & Record<string, unknown> } {
-  if (!("error" in answer)) throw new Error(`expected an error, got result ${JSON.stringify(answer.result).slice(0, 300)}`);
+export function error(answer: Answer): {
+  code: number;
+  message: string;
+  data?: { errorCode?: string } & Record<string, unknown>;
+} {
+  if (!("error" in answer))
+    throw new Error(`expected an error, got result ${JSON.stringify(answer.result).slice(0, 300)}`);
   return answer.error as never;
 }
 
-export const user = (text: string) => ({ messages: [{ role: "user", content: { type: "text", text } }], maxTokens: 100 });
+export const user = (text: string) => ({
+  messages: [{ role: "user", content: { type: "text", text } }],
+  maxTokens: 100,
+});
 
 /** A clock the test moves by hand. */
 export function fakeClock(start = Date.UTC(2026, 0, 1)): { now: () => number; advance: (ms: number) => void } {

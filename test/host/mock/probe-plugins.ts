@@ -56,8 +56,13 @@ function project(lang: ProbeLanguage): string {
 function tsProbe(): LaunchSpec {
   const dir = project("ts");
   cpSync(join(TEMPLATES, "ts", "src", "executa"), join(dir, "src", "executa"), { recursive: true });
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "mock-host-probe", version: "1.0.0", type: "module", private: true }));
-  writeFileSync(join(dir, "src", "tools.ts"), `import { HostError, type ToolContext } from "./executa/index.js";
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "mock-host-probe", version: "1.0.0", type: "module", private: true }),
+  );
+  writeFileSync(
+    join(dir, "src", "tools.ts"),
+    `import { HostError, type ToolContext } from "./executa/index.js";
 
 export async function host_call({ method, params }: { method: string; params?: Record<string, unknown> }, ctx: ToolContext) {
   try {
@@ -81,8 +86,11 @@ export async function http_put({ url, body_b64, headers }: { url: string; body_b
   const r = await fetch(url, { method: "PUT", headers: headers ?? {}, body: Buffer.from(body_b64, "base64") });
   return { status: r.status, etag: r.headers.get("etag"), body: await r.text() };
 }
-`);
-  writeFileSync(join(dir, "src", "main.ts"), `import manifest from "../manifest.json" with { type: "json" };
+`,
+  );
+  writeFileSync(
+    join(dir, "src", "main.ts"),
+    `import manifest from "../manifest.json" with { type: "json" };
 import { run, type Bindings } from "./executa/index.js";
 
 const bindings: Bindings = {
@@ -92,7 +100,8 @@ const bindings: Bindings = {
 };
 
 run({ manifest, bindings });
-`);
+`,
+  );
   const entry = join(dir, "src", "main.ts");
   return { command: process.execPath, args: [entry], cwd: dir, tsEntry: entry };
 }
@@ -103,7 +112,9 @@ function pythonProbe(): LaunchSpec {
   cpSync(join(TEMPLATES, "python", "__pyModule__", "executa"), join(pkg, "executa"), { recursive: true });
   cpSync(join(TEMPLATES, "python", "__pyModule__", "__main__.py"), join(pkg, "__main__.py"));
   writeFileSync(join(pkg, "__init__.py"), "");
-  writeFileSync(join(pkg, "tools.py"), `import base64
+  writeFileSync(
+    join(pkg, "tools.py"),
+    `import base64
 import urllib.error
 import urllib.request
 
@@ -137,8 +148,11 @@ def http_put(url: str, body_b64: str, headers: dict = None) -> dict:
             return {"status": response.status, "etag": response.headers.get("ETag"), "body": response.read().decode()}
     except urllib.error.HTTPError as err:
         return {"status": err.code, "etag": None, "body": err.read().decode()}
-`);
-  writeFileSync(join(pkg, "executa_bindings.py"), `def _tools():
+`,
+  );
+  writeFileSync(
+    join(pkg, "executa_bindings.py"),
+    `def _tools():
     from . import tools
 
     return tools
@@ -149,7 +163,8 @@ BINDINGS = {
     "negotiate_upload": lambda: _tools().negotiate_upload,
     "http_put": lambda: _tools().http_put,
 }
-`);
+`,
+  );
   return { command: "python3", args: ["-m", "mock_probe"], cwd: dir };
 }
 
@@ -160,7 +175,9 @@ function goProbe(): LaunchSpec {
     filter: (src) => !/_test\.go(\.hbs)?$|executatest/.test(src),
   });
   writeFileSync(join(dir, "go.mod"), "module mockprobe\n\ngo 1.21\n");
-  writeFileSync(join(dir, "main.go"), `package main
+  writeFileSync(
+    join(dir, "main.go"),
+    `package main
 
 import (
 	"bytes"
@@ -274,7 +291,8 @@ func NegotiateUpload(ctx context.Context, a NegotiateArgs) (map[string]any, erro
 var bindings = executa.Bindings{"host_call": executa.Bind(HostCall), "negotiate_upload": executa.Bind(NegotiateUpload), "http_put": executa.Bind(HTTPPut)}
 
 func main() { os.Exit(executa.Run(manifestJSON, bindings)) }
-`);
+`,
+  );
   return { command: "go", args: ["run", "."], cwd: dir };
 }
 

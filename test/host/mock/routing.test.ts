@@ -11,13 +11,19 @@ describe("mock host routing", () => {
     const host = new MockHost();
     result(await call(host, "sampling/createMessage", sample, { invoke: "a", ctx: ctx(["a", "b"]) }));
     assert.equal(host.log.at(-1)!.routedTo, "a");
-    assert.equal(error(await call(host, "sampling/createMessage", sample, { invoke: "zz", ctx: ctx(["a"]) })).data?.errorCode, "UNKNOWN_INVOKE_CONTEXT");
+    assert.equal(
+      error(await call(host, "sampling/createMessage", sample, { invoke: "zz", ctx: ctx(["a"]) })).data?.errorCode,
+      "UNKNOWN_INVOKE_CONTEXT",
+    );
     result(await call(host, "sampling/createMessage", sample, { invoke: null, ctx: ctx(["a"]) }));
     assert.equal(host.log.at(-1)!.routedTo, "a");
     const missing = error(await call(host, "sampling/createMessage", sample, { invoke: null, ctx: ctx(["a", "b"]) }));
     assert.equal(missing.code, -32602);
     assert.equal(missing.data?.errorCode, "MISSING_INVOKE_CONTEXT");
-    assert.equal(error(await call(host, "sampling/createMessage", sample, { invoke: null, ctx: ctx([]) })).data?.errorCode, "UNKNOWN_INVOKE_CONTEXT");
+    assert.equal(
+      error(await call(host, "sampling/createMessage", sample, { invoke: null, ctx: ctx([]) })).data?.errorCode,
+      "UNKNOWN_INVOKE_CONTEXT",
+    );
   });
 
   it("answers a v1 session with each family's NOT_NEGOTIATED code", async () => {
@@ -58,7 +64,8 @@ describe("mock host routing", () => {
       ["image/edit", -32101],
       ["embeddings/create", -32501],
     ];
-    for (const [method, code] of expected) assert.equal(error(await call(host, method, {}, { ctx: none })).code, code, method);
+    for (const [method, code] of expected)
+      assert.equal(error(await call(host, method, {}, { ctx: none })).code, code, method);
     assert.equal(error(await call(host, "sampling/createMessage", sample, { ctx: ctx(["a"], []) })).code, -32008);
     // aps.scope.* declares storage too; llm.image does not unlock image/edit.
     result(await call(host, "storage/get", { key: "k", scope: "user" }, { ctx: ctx(["a"], ["aps.scope.user.read"]) }));
@@ -99,7 +106,11 @@ describe("mock host routing", () => {
     result(await call(host, "storage/set", { key: "k", value: 1, scope: "tool" }));
     result(await call(host, "storage/set", { key: "k", value: 1 }));
     host.refuse("aps.scope.app.read");
-    assert.equal(error(await call(host, "storage/get", { key: "k" })).data?.errorCode, "forbidden_scope", "no scope is scope app, the host's default");
+    assert.equal(
+      error(await call(host, "storage/get", { key: "k" })).data?.errorCode,
+      "forbidden_scope",
+      "no scope is scope app, the host's default",
+    );
     host.refuse("aps.kv");
     assert.equal(error(await call(host, "storage/get", { key: "k", scope: "tool" })).code, -32021);
     result(await call(host, "files/list", { scope: "tool" }));
@@ -138,7 +149,10 @@ describe("mock host routing", () => {
   it("keeps at most maxRecords records", async () => {
     const host = new MockHost({ maxRecords: 3 });
     for (let i = 0; i < 5; i++) await call(host, "storage/get", { key: `k${i}` });
-    assert.deepEqual(host.log.map((r) => r.seq), [3, 4, 5]);
+    assert.deepEqual(
+      host.log.map((r) => r.seq),
+      [3, 4, 5],
+    );
     assert.equal(host.dropped, 2);
   });
 });

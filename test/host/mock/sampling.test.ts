@@ -4,10 +4,27 @@ import { describe, it } from "node:test";
 import { MockHost, MockRuleSet, parseRules, SCHEMA_LIMITS, type ManualRequest } from "../../../src/host/index.js";
 import { call, error, result, user } from "./harness.js";
 
-type Completion = { content: { type: string; text: string }; model: string; stopReason: string; usage: { inputTokens: number; outputTokens: number; totalTokens: number }; _meta: { responseFormat?: { type: string; structuredValid: boolean; downgraded: boolean } } };
+type Completion = {
+  content: { type: string; text: string };
+  model: string;
+  stopReason: string;
+  usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  _meta: { responseFormat?: { type: string; structuredValid: boolean; downgraded: boolean } };
+};
 
-const CONTACT = { type: "object", properties: { name: { type: "string" }, email: { type: "string", format: "email" }, tags: { type: "array", items: { enum: ["a", "b"] }, minItems: 2 } }, required: ["name", "email"], additionalProperties: false };
-const schemaFormat = (schema: unknown, name = "contact") => ({ responseFormat: { type: "json_schema", json_schema: { name, strict: true, schema } } });
+const CONTACT = {
+  type: "object",
+  properties: {
+    name: { type: "string" },
+    email: { type: "string", format: "email" },
+    tags: { type: "array", items: { enum: ["a", "b"] }, minItems: 2 },
+  },
+  required: ["name", "email"],
+  additionalProperties: false,
+};
+const schemaFormat = (schema: unknown, name = "contact") => ({
+  responseFormat: { type: "json_schema", json_schema: { name, strict: true, schema } },
+});
 
 /** A schema nesting objects `levels` subschemas deep. */
 function nested(levels: number): Record<string, unknown> {
@@ -24,7 +41,10 @@ describe("sampling/createMessage", () => {
     assert.equal(r.stopReason, "endTurn");
     assert.equal(r.usage.totalTokens, r.usage.inputTokens + r.usage.outputTokens);
     const echo = new MockHost({ sampling: { kind: "echo" } });
-    assert.equal(result<Completion>(await call(echo, "sampling/createMessage", user("hello there"))).content.text, "hello there");
+    assert.equal(
+      result<Completion>(await call(echo, "sampling/createMessage", user("hello there"))).content.text,
+      "hello there",
+    );
     assert.equal(result<Completion>(await call(echo, "agent/complete", user("again"))).content.text, "again");
   });
 
@@ -54,24 +74,35 @@ describe("sampling/createMessage", () => {
     const host = new MockHost({ sampling: { kind: "echo" } });
     result(await call(host, "sampling/createMessage", { ...user("x"), maxTokens: 9000 }));
     assert.deepEqual(host.log.at(-1)!.notes, ["maxTokens 9000 was capped at the host's 8192"]);
-    const long = result<Completion>(await call(host, "sampling/createMessage", { ...user("word ".repeat(100)), maxTokens: 5 }));
+    const long = result<Completion>(
+      await call(host, "sampling/createMessage", { ...user("word ".repeat(100)), maxTokens: 5 }),
+    );
     assert.equal(long.stopReason, "maxTokens");
     assert.equal(long.content.text.length, 20);
-    const stopped = result<Completion>(await call(host, "sampling/createMessage", { ...user("one two STOP three"), stopSequences: ["STOP"] }));
+    const stopped = result<Completion>(
+      await call(host, "sampling/createMessage", { ...user("one two STOP three"), stopSequences: ["STOP"] }),
+    );
     assert.equal(stopped.content.text, "one two ");
     assert.equal(stopped.stopReason, "stopSequence");
   });
 
   it("allows 8 sampling calls per invoke (agent/complete included), then MAX_CALLS_EXCEEDED", async () => {
     const host = new MockHost();
-    for (let i = 0; i < 8; i++) result(await call(host, i % 2 ? "agent/complete" : "sampling/createMessage", user("x")));
+    for (let i = 0; i < 8; i++)
+      result(await call(host, i % 2 ? "agent/complete" : "sampling/createMessage", user("x")));
     const e = error(await call(host, "sampling/createMessage", user("x")));
     assert.equal(e.code, -32006);
     result(await call(host, "sampling/createMessage", user("x"), { invoke: "b" }));
   });
 
   it("stops an invoke at 32 000 tokens with MAX_TOKENS_EXCEEDED", async () => {
-    const rules = parseRules(JSON.stringify({ method: "sampling/createMessage", result: { content: { type: "text", text: "big" }, usage: { totalTokens: 20_000 } } }), "big.jsonl");
+    const rules = parseRules(
+      JSON.stringify({
+        method: "sampling/createMessage",
+        result: { content: { type: "text", text: "big" }, usage: { totalTokens: 20_000 } },
+      }),
+      "big.jsonl",
+    );
     const host = new MockHost({ rules });
     result(await call(host, "sampling/createMessage", user("x")));
     result(await call(host, "sampling/createMessage", user("x")));
@@ -80,43 +111,91 @@ describe("sampling/createMessage", () => {
 
   it("answers json_object with a JSON object, and json_schema with a document the schema accepts", async () => {
     const host = new MockHost();
-    const obj = result<Completion>(await call(host, "sampling/createMessage", { ...user("x"), responseFormat: { type: "json_object" } }));
+    const obj = result<Completion>(
+      await call(host, "sampling/createMessage", { ...user("x"), responseFormat: { type: "json_object" } }),
+    );
     assert.deepEqual(JSON.parse(obj.content.text), { text: "This is a canned reply from the executa mock host." });
-    assert.deepEqual(obj._meta.responseFormat, { type: "json_object", requested: "json_object", structuredValid: true, downgraded: false });
-    const doc = result<Completion>(await call(host, "sampling/createMessage", { ...user("x"), ...schemaFormat(CONTACT) }));
+    assert.deepEqual(obj._meta.responseFormat, {
+      type: "json_object",
+      requested: "json_object",
+      structuredValid: true,
+      downgraded: false,
+    });
+    const doc = result<Completion>(
+      await call(host, "sampling/createMessage", { ...user("x"), ...schemaFormat(CONTACT) }),
+    );
     const parsed = JSON.parse(doc.content.text) as Record<string, unknown>;
     assert.equal(parsed.email, "mock@example.com");
     assert.deepEqual(parsed.tags, ["a", "a"]);
     assert.equal(doc._meta.responseFormat!.structuredValid, true);
     // $ref, anyOf, integer bounds, const: still a valid document.
-    const tricky = { $defs: { n: { type: "integer", minimum: 3, multipleOf: 2 } }, type: "object", properties: { n: { $ref: "#/$defs/n" }, k: { const: "fixed" }, u: { anyOf: [{ type: "boolean" }, { type: "null" }] } }, required: ["n", "k", "u"] };
-    const r = result<Completion>(await call(host, "sampling/createMessage", { ...user("x"), ...schemaFormat(tricky, "t") }));
+    const tricky = {
+      $defs: { n: { type: "integer", minimum: 3, multipleOf: 2 } },
+      type: "object",
+      properties: {
+        n: { $ref: "#/$defs/n" },
+        k: { const: "fixed" },
+        u: { anyOf: [{ type: "boolean" }, { type: "null" }] },
+      },
+      required: ["n", "k", "u"],
+    };
+    const r = result<Completion>(
+      await call(host, "sampling/createMessage", { ...user("x"), ...schemaFormat(tricky, "t") }),
+    );
     assert.deepEqual(JSON.parse(r.content.text), { n: 4, k: "fixed", u: true });
     assert.equal(r._meta.responseFormat!.structuredValid, true);
   });
 
   it("says structuredValid false when the answer does not satisfy the schema", async () => {
-    const rules = parseRules(JSON.stringify({ method: "sampling/createMessage", result: { role: "assistant", content: { type: "text", text: '{"name": 5}' } } }), "r.jsonl");
-    const r = result<Completion>(await call(new MockHost({ rules }), "sampling/createMessage", { ...user("x"), ...schemaFormat(CONTACT) }));
-    assert.deepEqual(r._meta.responseFormat, { type: "json_schema", requested: "json_schema", structuredValid: false, downgraded: false });
-    const pattern = { type: "object", properties: { code: { type: "string", pattern: "^[0-9]{4}$" } }, required: ["code"] };
-    const p = result<Completion>(await call(new MockHost(), "sampling/createMessage", { ...user("x"), ...schemaFormat(pattern, "p") }));
-    assert.equal(p._meta.responseFormat!.structuredValid, false, "a pattern the mock cannot satisfy is reported, not hidden");
+    const rules = parseRules(
+      JSON.stringify({
+        method: "sampling/createMessage",
+        result: { role: "assistant", content: { type: "text", text: '{"name": 5}' } },
+      }),
+      "r.jsonl",
+    );
+    const r = result<Completion>(
+      await call(new MockHost({ rules }), "sampling/createMessage", { ...user("x"), ...schemaFormat(CONTACT) }),
+    );
+    assert.deepEqual(r._meta.responseFormat, {
+      type: "json_schema",
+      requested: "json_schema",
+      structuredValid: false,
+      downgraded: false,
+    });
+    const pattern = {
+      type: "object",
+      properties: { code: { type: "string", pattern: "^[0-9]{4}$" } },
+      required: ["code"],
+    };
+    const p = result<Completion>(
+      await call(new MockHost(), "sampling/createMessage", { ...user("x"), ...schemaFormat(pattern, "p") }),
+    );
+    assert.equal(
+      p._meta.responseFormat!.structuredValid,
+      false,
+      "a pattern the mock cannot satisfy is reported, not hidden",
+    );
   });
 
   it("enforces the schema limits: 32 KB, depth 8, 512 nodes, the name pattern, a valid schema", async () => {
     const host = new MockHost();
-    const send = (schema: unknown, name?: string) => call(host, "sampling/createMessage", { ...user("x"), ...schemaFormat(schema, name) });
+    const send = (schema: unknown, name?: string) =>
+      call(host, "sampling/createMessage", { ...user("x"), ...schemaFormat(schema, name) });
     result(await send(nested(SCHEMA_LIMITS.maxDepth)));
     assert.match(error(await send(nested(SCHEMA_LIMITS.maxDepth + 1))).message, /deeper than 8 levels/);
-    const wide = (n: number) => ({ type: "object", properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: "string" }])) });
+    const wide = (n: number) => ({
+      type: "object",
+      properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: "string" }])),
+    });
     result(await send(wide(SCHEMA_LIMITS.maxNodes - 1)));
     assert.match(error(await send(wide(SCHEMA_LIMITS.maxNodes))).message, /more than 512 subschemas/);
     const big = { type: "object", description: "d".repeat(SCHEMA_LIMITS.maxBytes) };
     const e = error(await send(big));
     assert.equal(e.code, -32004);
     assert.match(e.message, /bytes serialised; the host accepts at most 32768/);
-    for (const name of ["", "has space", "x".repeat(65), "ünï"]) assert.match(error(await send(CONTACT, name)).message, /name must match/, name);
+    for (const name of ["", "has space", "x".repeat(65), "ünï"])
+      assert.match(error(await send(CONTACT, name)).message, /name must match/, name);
     result(await send(CONTACT, "A-z_09"));
     assert.match(error(await send({ type: "bogus" })).message, /not a valid JSON Schema/);
     assert.match(error(await send({ type: "string", pattern: "(" })).message, /not a valid JSON Schema/);
@@ -127,14 +206,41 @@ describe("sampling/createMessage", () => {
     const e = error(await call(objectOnly, "sampling/createMessage", { ...user("x"), ...schemaFormat(CONTACT) }));
     assert.equal(e.code, -32010);
     assert.match(e.message, /set onUnsupported to "json_object" or "text"/);
-    const down = result<Completion>(await call(objectOnly, "sampling/createMessage", { ...user("x"), ...schemaFormat(CONTACT), onUnsupported: "json_object" }));
-    assert.deepEqual(down._meta.responseFormat, { type: "json_object", requested: "json_schema", structuredValid: false, downgraded: true });
+    const down = result<Completion>(
+      await call(objectOnly, "sampling/createMessage", {
+        ...user("x"),
+        ...schemaFormat(CONTACT),
+        onUnsupported: "json_object",
+      }),
+    );
+    assert.deepEqual(down._meta.responseFormat, {
+      type: "json_object",
+      requested: "json_schema",
+      structuredValid: false,
+      downgraded: true,
+    });
     assert.ok(JSON.parse(down.content.text));
     const textOnly = new MockHost({ structuredOutput: "text" });
-    assert.equal(error(await call(textOnly, "sampling/createMessage", { ...user("x"), responseFormat: { type: "json_object" }, onUnsupported: "json_object" })).code, -32010);
-    const plain = result<Completion>(await call(textOnly, "sampling/createMessage", { ...user("x"), ...schemaFormat(CONTACT), onUnsupported: "text" }));
+    assert.equal(
+      error(
+        await call(textOnly, "sampling/createMessage", {
+          ...user("x"),
+          responseFormat: { type: "json_object" },
+          onUnsupported: "json_object",
+        }),
+      ).code,
+      -32010,
+    );
+    const plain = result<Completion>(
+      await call(textOnly, "sampling/createMessage", { ...user("x"), ...schemaFormat(CONTACT), onUnsupported: "text" }),
+    );
     assert.match(plain.content.text, /^This is a canned reply/);
-    assert.deepEqual(plain._meta.responseFormat, { type: "text", requested: "json_schema", structuredValid: false, downgraded: true });
+    assert.deepEqual(plain._meta.responseFormat, {
+      type: "text",
+      requested: "json_schema",
+      structuredValid: false,
+      downgraded: true,
+    });
   });
 
   it("waits for a person's answer in manual mode (text or a whole answer) and records it as manual", async () => {
@@ -145,7 +251,9 @@ describe("sampling/createMessage", () => {
         kind: "manual",
         answer: (request) => {
           asked.push(request);
-          return request.prompt.includes("refuse") ? Promise.resolve({ error: { code: -32009, message: "USER_DENIED" } }) : new Promise((resolve) => (reply = (text) => resolve({ text })));
+          return request.prompt.includes("refuse")
+            ? Promise.resolve({ error: { code: -32009, message: "USER_DENIED" } })
+            : new Promise((resolve) => (reply = (text) => resolve({ text })));
         },
       },
     });
@@ -165,18 +273,30 @@ describe("sampling/createMessage", () => {
   });
 
   it("turns a failing manual answerer into -32603, never a rejected promise", async () => {
-    const host = new MockHost({ sampling: { kind: "manual", answer: () => Promise.reject(new Error("the page closed")) } });
+    const host = new MockHost({
+      sampling: { kind: "manual", answer: () => Promise.reject(new Error("the page closed")) },
+    });
     const e = error(await call(host, "sampling/createMessage", user("x")));
     assert.equal(e.code, -32603);
     assert.match(e.message, /the page closed/);
   });
 
   it("answers from rules first and keeps the rule's result", async () => {
-    const rules = MockRuleSet.merge(parseRules('{"method":"sampling/createMessage","match":{"maxTokens":100},"result":{"content":{"type":"text","text":"ruled"}}}', "r.jsonl"))!;
+    const rules = MockRuleSet.merge(
+      parseRules(
+        '{"method":"sampling/createMessage","match":{"maxTokens":100},"result":{"content":{"type":"text","text":"ruled"}}}',
+        "r.jsonl",
+      ),
+    )!;
     const host = new MockHost({ rules });
-    assert.deepEqual(result(await call(host, "sampling/createMessage", user("x"))), { content: { type: "text", text: "ruled" } });
+    assert.deepEqual(result(await call(host, "sampling/createMessage", user("x"))), {
+      content: { type: "text", text: "ruled" },
+    });
     assert.equal(host.log.at(-1)!.answeredBy, "rule");
     assert.equal(host.log.at(-1)!.rule, "r.jsonl:1");
-    assert.match(result<Completion>(await call(host, "sampling/createMessage", { ...user("x"), maxTokens: 5 })).content.text, /canned/);
+    assert.match(
+      result<Completion>(await call(host, "sampling/createMessage", { ...user("x"), maxTokens: 5 })).content.text,
+      /canned/,
+    );
   });
 });

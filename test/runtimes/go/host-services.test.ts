@@ -33,7 +33,8 @@ class BrokenPutHost extends MockHost {
     if (frame.method === "host/uploadFile" && params.mode === "negotiate") {
       return Promise.resolve({ result: { put_url: this.putUrl, headers: {}, r2_key: "k", expires_at: "t" } });
     }
-    if (frame.method === "files/upload_begin") return Promise.resolve({ result: { upload_id: "u", put_url: this.putUrl, headers: {}, expires_at: "t" } });
+    if (frame.method === "files/upload_begin")
+      return Promise.resolve({ result: { upload_id: "u", put_url: this.putUrl, headers: {}, expires_at: "t" } });
     return super.handle(frame, ctx);
   }
 }
@@ -50,7 +51,10 @@ describe("Go host-service helpers", requires("go"), () => {
     plugin = goPlugin();
     put = await putServer();
     host = new BrokenPutHost();
-    session = new Session(plugin, { mockHost: host, env: { EXECUTA_TEST_CAPABILITIES: JSON.stringify(["llm.agent.auto", "host.upload", "aps.files"]) } });
+    session = new Session(plugin, {
+      mockHost: host,
+      env: { EXECUTA_TEST_CAPABILITIES: JSON.stringify(["llm.agent.auto", "host.upload", "aps.files"]) },
+    });
     assert.equal(((await session.initialize()).frame.result as { protocolVersion: string }).protocolVersion, "2.0");
   });
   after(async () => {
@@ -70,7 +74,8 @@ describe("Go host-service helpers", requires("go"), () => {
     const run = await service("agent.run", { uuid: created.result!.uuid, content: "hello" });
     assert.equal((run.result!.warnings as { code: string }[])[0]!.code, "NO_TOOLS_AVAILABLE");
     const warned = () => session.stderr.split("\n").filter((l) => l.includes("NO_TOOLS_AVAILABLE"));
-    for (const until = Date.now() + 3000; warned().length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    for (const until = Date.now() + 3000; warned().length === 0 && Date.now() < until; )
+      await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 100)); // a second one would have come by now
     const lines = warned();
     assert.equal(lines.length, 1, session.stderr);
@@ -79,7 +84,11 @@ describe("Go host-service helpers", requires("go"), () => {
 
   test("an upload PUT answered other than 200 or 201 is -32207 STORAGE_ERROR with the status", async () => {
     host.putUrl = `${put.base}/status/500`;
-    const { error } = await service("upload", { size: 8 * 1024 * 1024 + 1, filename: "big.bin", mimeType: "application/octet-stream" });
+    const { error } = await service("upload", {
+      size: 8 * 1024 * 1024 + 1,
+      filename: "big.bin",
+      mimeType: "application/octet-stream",
+    });
     assert.deepEqual({ code: error!.code, name: error!.code_name }, { code: -32207, name: "STORAGE_ERROR" });
     assert.match(error!.message, /HTTP 500/);
   });
@@ -133,12 +142,30 @@ describe("Go host-service helpers", requires("go"), () => {
           `"responseFormat":{"type":"json_schema","json_schema":{"name":"s","schema":${schemaText}}}}},"context":{"invoke_id":"inv-1"}}}\n`,
       ],
     });
-    const sent: Step = { expect: { jsonrpc: "2.0", id: { $match: "^[0-9a-f]{32}$" }, method: "sampling/createMessage", params: "$object" } };
+    const sent: Step = {
+      expect: { jsonrpc: "2.0", id: { $match: "^[0-9a-f]{32}$" }, method: "sampling/createMessage", params: "$object" },
+    };
     const answered = (id: number): Step => ({
-      expect: { jsonrpc: "2.0", id, result: { success: true, data: { result: { text: "{}", structured_valid: false, downgraded: false, parsed: null } }, duration_ms: "$integer" } },
+      expect: {
+        jsonrpc: "2.0",
+        id,
+        result: {
+          success: true,
+          data: { result: { text: "{}", structured_valid: false, downgraded: false, parsed: null } },
+          duration_ms: "$integer",
+        },
+      },
     });
     const refused = (id: number, limit: string): Step => ({
-      expect: { jsonrpc: "2.0", id, result: { success: true, data: { error: { code: -32004, code_name: "INVALID_REQUEST", message: { $match: limit } } }, duration_ms: "$integer" } },
+      expect: {
+        jsonrpc: "2.0",
+        id,
+        result: {
+          success: true,
+          data: { error: { code: -32004, code_name: "INVALID_REQUEST", message: { $match: limit } } },
+          duration_ms: "$integer",
+        },
+      },
     });
     /** `{"type":"object","description":"<filler>"<tail>}`, as JSON.stringify writes it, padded to `bytes`. */
     const padded = (bytes: number, filler: string, tail = "") => {
@@ -149,7 +176,13 @@ describe("Go host-service helpers", requires("go"), () => {
       return `{"type":"object","description":${JSON.stringify(filler.repeat(n) + rest)}${tail}}`;
     };
     const vector = (id: string, title: string, steps: Step[]): Vector => ({
-      id, row: "reverse", title, tools: ["service"], line: 0, host: [{ method: "sampling/createMessage", result: answer }], steps: [...initialize, ...steps],
+      id,
+      row: "reverse",
+      title,
+      tools: ["service"],
+      line: 0,
+      host: [{ method: "sampling/createMessage", result: answer }],
+      steps: [...initialize, ...steps],
     });
 
     test("bytes are JSON.stringify's: <, >, & and U+2028 count as themselves, escapes as what they stand for, numbers as JavaScript writes them", async () => {
@@ -160,20 +193,36 @@ describe("Go host-service helpers", requires("go"), () => {
       const trailing = padded(MAX + 2, "d", `,"minimum":1.0`); // two bytes over here; 1.0 is written 1
       assert.equal(Buffer.byteLength(JSON.stringify(JSON.parse(number))), MAX + 1);
       assert.equal(Buffer.byteLength(JSON.stringify(JSON.parse(trailing))), MAX);
-      const results = await runVectors([
-        vector("schema.bytes-as-the-host-counts", "bytes as JSON.stringify counts them", [
-          invokeRaw(1, html), sent, answered(1),
-          invokeRaw(2, padded(MAX + 1, "<>&\u2028")), refused(2, "32769 bytes serialised; the host accepts at most 32768"),
-          invokeRaw(3, escaped), sent, answered(3),
-          invokeRaw(4, number), refused(4, "32769 bytes"),
-          invokeRaw(5, trailing), sent, answered(5),
-        ]),
-      ], plugin, { concurrency: 1 });
-      assert.deepEqual([...results.values()].filter((r) => !r.ok).map((r) => r.failure), []);
+      const results = await runVectors(
+        [
+          vector("schema.bytes-as-the-host-counts", "bytes as JSON.stringify counts them", [
+            invokeRaw(1, html),
+            sent,
+            answered(1),
+            invokeRaw(2, padded(MAX + 1, "<>&\u2028")),
+            refused(2, "32769 bytes serialised; the host accepts at most 32768"),
+            invokeRaw(3, escaped),
+            sent,
+            answered(3),
+            invokeRaw(4, number),
+            refused(4, "32769 bytes"),
+            invokeRaw(5, trailing),
+            sent,
+            answered(5),
+          ]),
+        ],
+        plugin,
+        { concurrency: 1 },
+      );
+      assert.deepEqual(
+        [...results.values()].filter((r) => !r.ok).map((r) => r.failure),
+        [],
+      );
     });
 
     test("subschemas are walked in JavaScript's member order, so the walk stops where the host's stops", async () => {
-      const chain = (levels: number): string => (levels === 1 ? `{"type":"string"}` : `{"type":"object","properties":{"a":${chain(levels - 1)}}}`);
+      const chain = (levels: number): string =>
+        levels === 1 ? `{"type":"string"}` : `{"type":"object","properties":{"a":${chain(levels - 1)}}}`;
       const many = Array.from({ length: 600 }, (_, i) => `"p${i}":{}`).join(",");
       // 600 subschemas, then one nesting 10 deep: the walk stops past 513 nodes before it gets there
       const deepLast = `{"type":"object","properties":{${many},"deep":${chain(10)}}}`;
@@ -181,14 +230,25 @@ describe("Go host-service helpers", requires("go"), () => {
       const deepFirst = `{"type":"object","properties":{${many},"9":${chain(10)}}}`;
       // the last of two members of one name counts
       const repeated = `{"type":"object","properties":{${many}},"properties":{}}`;
-      const results = await runVectors([
-        vector("schema.member-order", "subschemas in JavaScript's order", [
-          invokeRaw(1, deepLast), refused(1, "more than 512 subschemas"),
-          invokeRaw(2, deepFirst), refused(2, "deeper than 8 levels"),
-          invokeRaw(3, repeated), sent, answered(3),
-        ]),
-      ], plugin, { concurrency: 1 });
-      assert.deepEqual([...results.values()].filter((r) => !r.ok).map((r) => r.failure), []);
+      const results = await runVectors(
+        [
+          vector("schema.member-order", "subschemas in JavaScript's order", [
+            invokeRaw(1, deepLast),
+            refused(1, "more than 512 subschemas"),
+            invokeRaw(2, deepFirst),
+            refused(2, "deeper than 8 levels"),
+            invokeRaw(3, repeated),
+            sent,
+            answered(3),
+          ]),
+        ],
+        plugin,
+        { concurrency: 1 },
+      );
+      assert.deepEqual(
+        [...results.values()].filter((r) => !r.ok).map((r) => r.failure),
+        [],
+      );
     });
   });
 });

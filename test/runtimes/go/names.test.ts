@@ -7,12 +7,24 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { AgentError, EmbeddingsError, ImageError, SamplingError, StorageError, UploadError } from "../../../src/protocol/index.js";
+import {
+  AgentError,
+  EmbeddingsError,
+  ImageError,
+  SamplingError,
+  StorageError,
+  UploadError,
+} from "../../../src/protocol/index.js";
 import { TEMPLATES } from "../helpers.js";
 
 const RUNTIME = join(TEMPLATES, "go", "internal", "executa");
 const PROTOCOL: Record<string, Record<string, number>> = {
-  Sampling: SamplingError, Storage: StorageError, Agent: AgentError, Image: ImageError, Upload: UploadError, Embeddings: EmbeddingsError,
+  Sampling: SamplingError,
+  Storage: StorageError,
+  Agent: AgentError,
+  Image: ImageError,
+  Upload: UploadError,
+  Embeddings: EmbeddingsError,
 };
 
 /** `CodeStoragePreconditionFailed` -> ["Storage", "PRECONDITION_FAILED"]. */
@@ -26,8 +38,13 @@ function split(constant: string): [string, string] {
 function nameTables(): Map<string, [string, string][]> {
   const source = readFileSync(join(RUNTIME, "namespaces.go"), "utf8");
   const tables = new Map<string, [string, string][]>();
-  for (const m of source.matchAll(/^var (\w+)Namespace = &namespace\{\n\tnames: map\[int\]string\{\n([\s\S]*?)\n\t\},/gm)) {
-    tables.set(m[1]!, [...m[2]!.matchAll(/(Code\w+): "([A-Z_]+)"/g)].map((p) => [p[1]!, p[2]!]));
+  for (const m of source.matchAll(
+    /^var (\w+)Namespace = &namespace\{\n\tnames: map\[int\]string\{\n([\s\S]*?)\n\t\},/gm,
+  )) {
+    tables.set(
+      m[1]!,
+      [...m[2]!.matchAll(/(Code\w+): "([A-Z_]+)"/g)].map((p) => [p[1]!, p[2]!]),
+    );
   }
   return tables;
 }

@@ -10,7 +10,11 @@ import { requires } from "../../support/requires.js";
 test("the Go runtime's unit tests pass", requires("go"), () => {
   const root = goModule({ "internal/executa": join(REPO, "test", "runtimes", "go", "unit") });
   try {
-    const run = spawnSync("go", ["test", "./internal/executa/"], { cwd: root, encoding: "utf8", env: { ...process.env, GOFLAGS: "-count=1" } });
+    const run = spawnSync("go", ["test", "./internal/executa/"], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, GOFLAGS: "-count=1" },
+    });
     assert.equal(run.status, 0, run.stdout + run.stderr);
   } finally {
     rmSync(root, { recursive: true, force: true });

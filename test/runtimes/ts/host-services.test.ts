@@ -30,7 +30,8 @@ class BrokenPutHost extends MockHost {
     if (frame.method === "host/uploadFile" && params.mode === "negotiate") {
       return Promise.resolve({ result: { put_url: this.putUrl, headers: {}, r2_key: "k", expires_at: "t" } });
     }
-    if (frame.method === "files/upload_begin") return Promise.resolve({ result: { upload_id: "u", put_url: this.putUrl, headers: {}, expires_at: "t" } });
+    if (frame.method === "files/upload_begin")
+      return Promise.resolve({ result: { upload_id: "u", put_url: this.putUrl, headers: {}, expires_at: "t" } });
     return super.handle(frame, ctx);
   }
 }
@@ -43,7 +44,10 @@ describe("TypeScript host-service helpers", () => {
   before(async () => {
     put = await putServer();
     host = new BrokenPutHost();
-    session = new Session(tsPlugin(), { mockHost: host, env: { EXECUTA_TEST_CAPABILITIES: JSON.stringify(["llm.agent.auto", "host.upload", "aps.files"]) } });
+    session = new Session(tsPlugin(), {
+      mockHost: host,
+      env: { EXECUTA_TEST_CAPABILITIES: JSON.stringify(["llm.agent.auto", "host.upload", "aps.files"]) },
+    });
     assert.equal(((await session.initialize()).frame.result as { protocolVersion: string }).protocolVersion, "2.0");
   });
   after(async () => {
@@ -55,7 +59,11 @@ describe("TypeScript host-service helpers", () => {
 
   const service = async (call: string, args: Record<string, unknown>) => {
     const answer = await session.invoke("service", { call, args }, { timeoutMs: 10_000 });
-    return (answer.frame.result as { data: { result?: Record<string, unknown>; error?: { code: number; code_name: string; message: string } } }).data;
+    return (
+      answer.frame.result as {
+        data: { result?: Record<string, unknown>; error?: { code: number; code_name: string; message: string } };
+      }
+    ).data;
   };
 
   test("each warning of an agent run is written once to stderr, through the tool's log", async () => {
@@ -65,7 +73,8 @@ describe("TypeScript host-service helpers", () => {
     assert.equal((run.result!.warnings as { code: string }[])[0]!.code, "NO_TOOLS_AVAILABLE");
     const warned = () => session.stderr.split("\n").filter((l) => l.includes("NO_TOOLS_AVAILABLE"));
     // stderr is read apart from stdout: the line may come just after the answer
-    for (const until = Date.now() + 3000; warned().length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    for (const until = Date.now() + 3000; warned().length === 0 && Date.now() < until; )
+      await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 100)); // and a second one would come by now
     const lines = warned();
     assert.equal(lines.length, 1, session.stderr);
@@ -74,7 +83,11 @@ describe("TypeScript host-service helpers", () => {
 
   test("an upload PUT answered other than 200 or 201 is -32207 STORAGE_ERROR with the status", async () => {
     host.putUrl = `${put.base}/status/500`;
-    const { error } = await service("upload", { size: 8 * 1024 * 1024 + 1, filename: "big.bin", mimeType: "application/octet-stream" });
+    const { error } = await service("upload", {
+      size: 8 * 1024 * 1024 + 1,
+      filename: "big.bin",
+      mimeType: "application/octet-stream",
+    });
     assert.deepEqual({ code: error!.code, name: error!.code_name }, { code: -32207, name: "STORAGE_ERROR" });
     assert.match(error!.message, /HTTP 500/);
   });

@@ -10,7 +10,10 @@ const manifest = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as Manifest;
 const capabilities = process.env.EXECUTA_TEST_CAPABILITIES;
 if (capabilities) manifest.host_capabilities = JSON.parse(capabilities) as string[];
 
-const load = (name: string) => async () => (await import("./tools.js"))[name as keyof typeof import("./tools.js")] as ToolFunction;
-const bindings: Bindings = Object.fromEntries(manifest.tools.map((t) => [t.name, { style: "args", load: load(t.name) }]));
+const load = (name: string) => async () =>
+  (await import("./tools.js"))[name as keyof typeof import("./tools.js")] as ToolFunction;
+const bindings: Bindings = Object.fromEntries(
+  manifest.tools.map((t) => [t.name, { style: "args", load: load(t.name) }]),
+);
 
 run({ manifest, bindings });

@@ -1,6 +1,14 @@
 /** The test-only tools, as test/runtimes/test-plugin.json declares them; the same in every language. */
 import { setTimeout as sleep } from "node:timers/promises";
-import { HostError, ToolError, WebError, withDisplay, type HostClient, type SampleResult, type ToolContext } from "../../../templates/ts/src/executa/index.js";
+import {
+  HostError,
+  ToolError,
+  WebError,
+  withDisplay,
+  type HostClient,
+  type SampleResult,
+  type ToolContext,
+} from "../../../templates/ts/src/executa/index.js";
 
 export const echo = (args: Record<string, unknown>) => args;
 
@@ -26,14 +34,17 @@ export function fail({ kind }: { kind: string }): unknown {
   return Promise.reject(unprintable());
 }
 
-export const nan = ({ which }: { which: string }) => ({ value: which === "nan" ? NaN : which === "inf" ? Infinity : -Infinity });
+export const nan = ({ which }: { which: string }) => ({
+  value: which === "nan" ? NaN : which === "inf" ? Infinity : -Infinity,
+});
 
 export async function slow({ ms }: { ms: number }) {
   await sleep(ms);
   return { slept: ms };
 }
 
-export const slow_async = slow;
+/** The Python runtime's `async def` twin of `slow`, under the same name in every language's vectors. */
+export const slow_async = (args: { ms: number }) => slow(args);
 
 export const big = ({ bytes }: { bytes: number }) => "x".repeat(bytes);
 
@@ -41,7 +52,11 @@ export const size = ({ text }: { text: string }) => ({ bytes: Buffer.byteLength(
 
 export const credential = ({ name }: { name: string }, ctx: ToolContext) => ({ value: ctx.credential(name) ?? null });
 
-export const context = (_args: unknown, ctx: ToolContext) => ({ tool: ctx.tool, invoke_id: ctx.invokeId, deadline_ms: ctx.deadlineMs });
+export const context = (_args: unknown, ctx: ToolContext) => ({
+  tool: ctx.tool,
+  invoke_id: ctx.invokeId,
+  deadline_ms: ctx.deadlineMs,
+});
 
 export const sample = ({ prompt }: { prompt: string }, ctx: ToolContext) => ctx.host.sample({ prompt });
 
@@ -50,8 +65,10 @@ export async function storage({ key, value }: { key: string; value: unknown }, c
   return { set, get: await ctx.host.storage.get(key) };
 }
 
-export const host_call = ({ method, params, timeout_ms }: { method: string; params?: Record<string, unknown>; timeout_ms?: number }, ctx: ToolContext) =>
-  ctx.host.request(method, params, timeout_ms);
+export const host_call = (
+  { method, params, timeout_ms }: { method: string; params?: Record<string, unknown>; timeout_ms?: number },
+  ctx: ToolContext,
+) => ctx.host.request(method, params, timeout_ms);
 
 export function print() {
   console.log("print: console.log");
@@ -66,9 +83,15 @@ export const lone_surrogate = () => ({ text: "a\ud800b" });
 type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** `args.text` as UTF-8, or `args.size` bytes of x. */
-const bytesOf = (args: Args) => (typeof args.text === "string" ? Buffer.from(args.text, "utf8") : Buffer.alloc(Number(args.size ?? 0), "x"));
+const bytesOf = (args: Args) =>
+  typeof args.text === "string" ? Buffer.from(args.text, "utf8") : Buffer.alloc(Number(args.size ?? 0), "x");
 
-const sampled = (r: SampleResult) => ({ text: r.text, structured_valid: r.structuredValid, downgraded: r.downgraded, parsed: r.parsed ?? null });
+const sampled = (r: SampleResult) => ({
+  text: r.text,
+  structured_valid: r.structuredValid,
+  downgraded: r.downgraded,
+  parsed: r.parsed ?? null,
+});
 
 /** The context `progress.keep` kept, for `progress.late` to report progress on after its invoke was answered. */
 let kept: ToolContext | undefined;
@@ -126,10 +149,16 @@ export async function service({ call, args = {} }: { call: string; args?: Args }
   try {
     return { result: await helper(ctx.host, args, ctx) };
   } catch (error) {
-    if (error instanceof WebError) return { error: { code: error.code, code_name: error.codeName, error_code: error.errorCode, message: error.message } };
-    if (error instanceof HostError) return { error: { code: error.code, code_name: error.codeName, message: error.message } };
-    if (error instanceof TypeError && call === "display") return { error: { code: 0, code_name: "TypeError", message: error.message } };
-    if (error instanceof Error && PROGRESS_CALLS.has(call)) return { error: { code: 0, code_name: "ProgressError", message: error.message } };
+    if (error instanceof WebError)
+      return {
+        error: { code: error.code, code_name: error.codeName, error_code: error.errorCode, message: error.message },
+      };
+    if (error instanceof HostError)
+      return { error: { code: error.code, code_name: error.codeName, message: error.message } };
+    if (error instanceof TypeError && call === "display")
+      return { error: { code: 0, code_name: "TypeError", message: error.message } };
+    if (error instanceof Error && PROGRESS_CALLS.has(call))
+      return { error: { code: 0, code_name: "ProgressError", message: error.message } };
     throw error;
   }
 }

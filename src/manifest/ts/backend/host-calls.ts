@@ -31,7 +31,15 @@ const MAX_STEPS = 24;
 function skipOuter(node: ts.Expression): ts.Expression {
   let e = node;
   for (;;) {
-    if (ts.isParenthesizedExpression(e) || ts.isAwaitExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+    if (
+      ts.isParenthesizedExpression(e) ||
+      ts.isAwaitExpression(e) ||
+      ts.isNonNullExpression(e) ||
+      ts.isAsExpression(e) ||
+      ts.isSatisfiesExpression(e) ||
+      ts.isTypeAssertionExpression(e)
+    )
+      e = e.expression;
     else return e;
   }
 }
@@ -109,7 +117,8 @@ export class HostCallReader {
     const typed = this.typeRoot(e);
     if (typed) return typed;
     if (ts.isPropertyAccessExpression(e)) return member(this.value(e.expression, steps + 1), e.name.text);
-    if (ts.isElementAccessExpression(e) && ts.isStringLiteralLike(e.argumentExpression)) return member(this.value(e.expression, steps + 1), e.argumentExpression.text);
+    if (ts.isElementAccessExpression(e) && ts.isStringLiteralLike(e.argumentExpression))
+      return member(this.value(e.expression, steps + 1), e.argumentExpression.text);
     if (ts.isCallExpression(e)) {
       const base = this.value(e.expression, steps + 1);
       return base?.kind === "host" ? { ...base, path: [...base.path, "()"] } : undefined;
@@ -123,7 +132,8 @@ export class HostCallReader {
     const decl = symbol?.valueDeclaration;
     if (!decl) return undefined;
     if (ts.isParameter(decl)) return this.bound.get(decl);
-    if (ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name) && decl.initializer) return this.value(decl.initializer, steps);
+    if (ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name) && decl.initializer)
+      return this.value(decl.initializer, steps);
     if (ts.isBindingElement(decl)) return this.bindingValue(decl, steps);
     return undefined;
   }
@@ -159,7 +169,11 @@ export class HostCallReader {
     for (const decl of symbol?.declarations ?? []) {
       if (!this.isProjectSource(decl.getSourceFile())) continue;
       if ((ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl)) && decl.body) return decl;
-      const init = (ts.isVariableDeclaration(decl) || ts.isPropertyAssignment(decl) || ts.isPropertyDeclaration(decl)) && decl.initializer ? skipOuter(decl.initializer) : undefined;
+      const init =
+        (ts.isVariableDeclaration(decl) || ts.isPropertyAssignment(decl) || ts.isPropertyDeclaration(decl)) &&
+        decl.initializer
+          ? skipOuter(decl.initializer)
+          : undefined;
       if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) return init;
     }
     return undefined;

@@ -57,5 +57,11 @@ function tooDeep(projectDir: string, file: string): Diagnostic {
 function syntaxError(d: ts.DiagnosticWithLocation, sf: ts.SourceFile, projectDir: string): Diagnostic {
   const { line, character } = sf.getLineAndCharacterOfPosition(d.start);
   const file = relative(projectDir, sf.fileName).split(sep).join("/");
-  return { severity: "error", message: `syntax error: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`, file, line: line + 1, column: character + 1 };
+  return {
+    severity: "error",
+    message: `syntax error: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
+    file,
+    line: line + 1,
+    column: character + 1,
+  };
 }

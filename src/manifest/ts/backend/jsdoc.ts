@@ -6,7 +6,13 @@ export function normaliseText(text: string): string {
   return text
     .replace(/\r\n?/g, "\n")
     .split(/\n\s*\n/)
-    .map((p) => p.split("\n").map((l) => l.trim()).filter(Boolean).join(" "))
+    .map((p) =>
+      p
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .join(" "),
+    )
     .filter(Boolean)
     .join("\n\n");
 }
@@ -42,7 +48,14 @@ export function plainComment(node: ts.Node): string | undefined {
   const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line;
   const endLine = lineOf(node.end);
   const clean = (raw: string) =>
-    normaliseText(raw.startsWith("//") ? raw.slice(2) : raw.replace(/^\/\*+/, "").replace(/\*\/$/, "").replace(/^[ \t]*\* ?/gm, ""));
+    normaliseText(
+      raw.startsWith("//")
+        ? raw.slice(2)
+        : raw
+            .replace(/^\/\*+/, "")
+            .replace(/\*\/$/, "")
+            .replace(/^[ \t]*\* ?/gm, ""),
+    );
   let trailingPos = node.end;
   // A trailing `;` or `,` belongs to the member.
   while (trailingPos < text.length && (text[trailingPos] === ";" || text[trailingPos] === ",")) trailingPos++;

@@ -40,7 +40,11 @@ export class ToolReader {
     for (const c of this.candidates(sf)) {
       const names = exported.get(c.localName) ?? [];
       if (names.length === 0) {
-        this.error(c.anchor, `@tool on '${c.localName}', which is not exported`, `export it: \`export function ${c.localName}\``);
+        this.error(
+          c.anchor,
+          `@tool on '${c.localName}', which is not exported`,
+          `export it: \`export function ${c.localName}\``,
+        );
         continue;
       }
       const tool = this.readTool(c, names[0]!);
@@ -64,7 +68,8 @@ export class ToolReader {
       if (ts.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && ts.isNamedExports(st.exportClause)) {
         for (const el of st.exportClause.elements) add((el.propertyName ?? el.name).text, el.name.text);
       }
-      if (ts.isExportAssignment(st) && !st.isExportEquals && ts.isIdentifier(st.expression)) add(st.expression.text, "default");
+      if (ts.isExportAssignment(st) && !st.isExportEquals && ts.isIdentifier(st.expression))
+        add(st.expression.text, "default");
     }
     return out;
   }
@@ -89,7 +94,11 @@ export class ToolReader {
         for (const d of st.declarationList.declarations) {
           const init = d.initializer && this.shapes.unwrapExpression(d.initializer);
           if (!ts.isIdentifier(d.name) || !init || !(ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
-            this.error(d.name, "@tool must be on a function", "write `export const f = (args: {...}) => ...` or `export function f(...)`");
+            this.error(
+              d.name,
+              "@tool must be on a function",
+              "write `export const f = (args: {...}) => ...` or `export function f(...)`",
+            );
             continue;
           }
           out.push({ fn: init, anchor: d.name, localName: d.name.text, doc: doc! });
@@ -112,11 +121,13 @@ export class ToolReader {
     for (const p of params) {
       if (this.isContext(p)) this.error(p, "the ToolContext parameter must be the last one");
     }
-    const paramTags = (c.doc.tags ?? []).flatMap((t) => (ts.isJSDocParameterTag(t) ? [t] : [])).map((t) => ({
-      name: (t as ts.JSDocParameterTag).name.getText(),
-      text: normaliseParamText(ts.getTextOfJSDocComment((t as ts.JSDocParameterTag).comment) ?? ""),
-      location: locationOf(t, this.projectDir),
-    }));
+    const paramTags = (c.doc.tags ?? [])
+      .flatMap((t) => (ts.isJSDocParameterTag(t) ? [t] : []))
+      .map((t) => ({
+        name: (t as ts.JSDocParameterTag).name.getText(),
+        text: normaliseParamText(ts.getTextOfJSDocComment((t as ts.JSDocParameterTag).comment) ?? ""),
+        location: locationOf(t, this.projectDir),
+      }));
     const base = {
       name,
       exportName,
@@ -128,14 +139,21 @@ export class ToolReader {
       hostCalls: this.hostCalls.read(c.fn, context),
     };
     const single = params.length === 1 ? params[0]! : undefined;
-    if (single && (ts.isObjectBindingPattern(single.name) || (ts.isIdentifier(single.name) && single.name.text === "args"))) {
+    if (
+      single &&
+      (ts.isObjectBindingPattern(single.name) || (ts.isIdentifier(single.name) && single.name.text === "args"))
+    ) {
       const read = this.argsParams(single);
       return read && { ...base, style: "args", params: read };
     }
     const positional: SourceParam[] = [];
     for (const p of params) {
       if (!ts.isIdentifier(p.name)) {
-        this.error(p, "a destructured parameter must be the only one (besides ctx)", "take one args object, or name each parameter");
+        this.error(
+          p,
+          "a destructured parameter must be the only one (besides ctx)",
+          "take one args object, or name each parameter",
+        );
         return undefined;
       }
       if (p.dotDotDotToken) {
@@ -162,19 +180,28 @@ export class ToolReader {
     const type = this.checker.getTypeAtLocation(p);
     const symbolName = (type.aliasSymbol ?? type.getSymbol())?.name;
     if (symbolName === "ToolContext") return true;
-    return Boolean(p.type && ts.isTypeReferenceNode(p.type) && p.type.typeName.getText().split(".").pop() === "ToolContext");
+    return Boolean(
+      p.type && ts.isTypeReferenceNode(p.type) && p.type.typeName.getText().split(".").pop() === "ToolContext",
+    );
   }
 
   private argsParams(param: ts.ParameterDeclaration): SourceParam[] | undefined {
     if (!param.type) {
-      this.error(param, "the args object has no type annotation", "annotate it: `{ text }: { text: string }` or `args: Args`");
+      this.error(
+        param,
+        "the args object has no type annotation",
+        "annotate it: `{ text }: { text: string }` or `args: Args`",
+      );
       return undefined;
     }
     const { type: members } = this.shapes.splitOptional(this.checker.getTypeFromTypeNode(param.type));
     const type = members[0];
     if (members.length !== 1 || !type || !(type.flags & ts.TypeFlags.Object || type.isIntersection())) {
-      this.error(param.type, `the args object must have one object type, not ${this.checker.typeToString(this.checker.getTypeFromTypeNode(param.type))}`,
-        "use an object type literal, an interface or a type alias of one");
+      this.error(
+        param.type,
+        `the args object must have one object type, not ${this.checker.typeToString(this.checker.getTypeFromTypeNode(param.type))}`,
+        "use an object type literal, an interface or a type alias of one",
+      );
       return undefined;
     }
     if (this.checker.isArrayType(type) || this.checker.isTupleType(type)) {

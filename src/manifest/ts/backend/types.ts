@@ -50,15 +50,29 @@ export class ShapeReader {
     const { type: members, optional } = this.splitOptional(type);
     const missing = node && this.unresolvedName(node);
     // Buffer and the like stay unresolved here (this program loads no @types), and have their own hint.
-    if (missing && Object.hasOwn(NOT_JSON_HINTS, missing)) return { shape: unsupported(missing, NOT_JSON_HINTS[missing]!), optional };
-    if (missing) return { shape: { kind: "unsupported", what: missing, problem: `cannot find name '${missing}'`, hint: "fix the spelling, or import or declare the type" }, optional };
+    if (missing && Object.hasOwn(NOT_JSON_HINTS, missing))
+      return { shape: unsupported(missing, NOT_JSON_HINTS[missing]!), optional };
+    if (missing)
+      return {
+        shape: {
+          kind: "unsupported",
+          what: missing,
+          problem: `cannot find name '${missing}'`,
+          hint: "fix the spelling, or import or declare the type",
+        },
+        optional,
+      };
     return { shape: this.shapeOfMembers(members, node), optional };
   }
 
   /** The first type name in `node` that names nothing (a misspelling the compiler reads as any). */
   private unresolvedName(node: ts.Node): string | undefined {
     // The compiler gives a name it cannot resolve its "error" type, an any that is not the keyword.
-    if (ts.isTypeReferenceNode(node) && (this.checker.getTypeFromTypeNode(node) as { intrinsicName?: string }).intrinsicName === "error") return node.typeName.getText();
+    if (
+      ts.isTypeReferenceNode(node) &&
+      (this.checker.getTypeFromTypeNode(node) as { intrinsicName?: string }).intrinsicName === "error"
+    )
+      return node.typeName.getText();
     return ts.forEachChild(node, (child) => this.unresolvedName(child));
   }
 
@@ -77,7 +91,8 @@ export class ShapeReader {
     const shapes = members.map((t) => this.shapeOfOne(t, undefined));
     const bad = shapes.find((s) => s.kind === "unsupported");
     if (bad) return bad;
-    const base = (s: Shape) => (s.kind === "enum" ? s.base : s.kind === "number" ? (s.integer ? "integer" : "number") : s.kind);
+    const base = (s: Shape) =>
+      s.kind === "enum" ? s.base : s.kind === "number" ? (s.integer ? "integer" : "number") : s.kind;
     const kinds = new Set(shapes.map(base));
     if (kinds.size === 1 && shapes.every((s) => s.kind !== "enum" && s.kind !== "array")) return shapes[0]!;
     return unsupported(
@@ -95,30 +110,40 @@ export class ShapeReader {
   private shapeOfOne(type: ts.Type, node: ts.TypeNode | undefined): Shape {
     const f = type.flags;
     const name = this.checker.typeToString(type);
-    if (f & ts.TypeFlags.Any) return unsupported(name === "any" ? "any" : `an unresolved type (${name})`, "give the parameter a concrete type (string, number, an object type ...)");
-    if (f & ts.TypeFlags.Unknown) return unsupported("unknown", "give the parameter a concrete type (string, number, an object type ...)");
+    if (f & ts.TypeFlags.Any)
+      return unsupported(
+        name === "any" ? "any" : `an unresolved type (${name})`,
+        "give the parameter a concrete type (string, number, an object type ...)",
+      );
+    if (f & ts.TypeFlags.Unknown)
+      return unsupported("unknown", "give the parameter a concrete type (string, number, an object type ...)");
     if (f & ts.TypeFlags.Never) return unsupported("never", "give the parameter a concrete type");
-    if (f & (ts.TypeFlags.BigInt | ts.TypeFlags.BigIntLiteral)) return unsupported("bigint", "use number, or Integer, or string for values beyond 2^53");
-    if (f & (ts.TypeFlags.ESSymbol | ts.TypeFlags.UniqueESSymbol)) return unsupported("symbol", "symbols cannot be sent as JSON; use string");
+    if (f & (ts.TypeFlags.BigInt | ts.TypeFlags.BigIntLiteral))
+      return unsupported("bigint", "use number, or Integer, or string for values beyond 2^53");
+    if (f & (ts.TypeFlags.ESSymbol | ts.TypeFlags.UniqueESSymbol))
+      return unsupported("symbol", "symbols cannot be sent as JSON; use string");
     if (f & ts.TypeFlags.TypeParameter) return unsupported(`the type parameter ${name}`, "use a concrete type");
     const literal = this.literalValue(type);
     if (literal !== undefined) {
       const base = typeof literal as "string" | "number" | "boolean";
       return { kind: "enum", base, values: [literal] };
     }
-    if (f & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral | ts.TypeFlags.StringMapping)) return { kind: "string" };
+    if (f & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral | ts.TypeFlags.StringMapping))
+      return { kind: "string" };
     if (f & ts.TypeFlags.Number) return { kind: "number", integer: false };
     if (f & ts.TypeFlags.Boolean) return { kind: "boolean" };
-    if (type.isIntersection()) return this.shapeOfIntersection(type, node);
+    if (type.isIntersection()) return this.shapeOfIntersection(type);
     if (f & ts.TypeFlags.Object) return this.shapeOfObject(type as ts.ObjectType, node);
     if (f & ts.TypeFlags.NonPrimitive) return { kind: "object" };
     return unsupported(name, "use string, number, Integer, boolean, an array or an object type");
   }
 
   /** `number & { __integer?: never }` (the runtime's Integer) is an integer; other brands keep their primitive. */
-  private shapeOfIntersection(type: ts.IntersectionType, node: ts.TypeNode | undefined): Shape {
+  private shapeOfIntersection(type: ts.IntersectionType): Shape {
     if (type.aliasSymbol?.name === "Integer") return { kind: "number", integer: true };
-    const primitive = type.types.find((t) => t.flags & (ts.TypeFlags.NumberLike | ts.TypeFlags.StringLike | ts.TypeFlags.BooleanLike));
+    const primitive = type.types.find(
+      (t) => t.flags & (ts.TypeFlags.NumberLike | ts.TypeFlags.StringLike | ts.TypeFlags.BooleanLike),
+    );
     if (primitive) {
       const isNumber = Boolean(primitive.flags & ts.TypeFlags.Number);
       const branded = type.types.some((t) => t !== primitive && this.checker.getPropertyOfType(t, "__integer"));
@@ -138,7 +163,10 @@ export class ShapeReader {
         if (shapes.length === 0) return unsupported("an empty tuple", "use an array type");
         const first = JSON.stringify(shapes[0]);
         if (shapes.some((s) => JSON.stringify(s) !== first)) {
-          return unsupported(`the mixed tuple ${this.checker.typeToString(type)}`, "manifest arrays have one item type; use an object with named fields");
+          return unsupported(
+            `the mixed tuple ${this.checker.typeToString(type)}`,
+            "manifest arrays have one item type; use an object with named fields",
+          );
         }
         return { kind: "array", element: shapes[0]! };
       }
@@ -162,7 +190,8 @@ export class ShapeReader {
     const n = this.unwrapNode(node);
     if (!n) return undefined;
     if (ts.isArrayTypeNode(n)) return [n.elementType];
-    if (ts.isTupleTypeNode(n)) return n.elements.map((e) => (ts.isNamedTupleMember(e) ? e.type : ts.isOptionalTypeNode(e) ? e.type : e));
+    if (ts.isTupleTypeNode(n))
+      return n.elements.map((e) => (ts.isNamedTupleMember(e) ? e.type : ts.isOptionalTypeNode(e) ? e.type : e));
     if (ts.isTypeReferenceNode(n) && n.typeArguments?.length === 1) return [n.typeArguments[0]];
     if (ts.isTypeReferenceNode(n)) {
       const decl = this.aliasDeclaration(n);
@@ -173,7 +202,11 @@ export class ShapeReader {
 
   private unwrapNode(node: ts.TypeNode | undefined): ts.TypeNode | undefined {
     let n = node;
-    while (n && (ts.isParenthesizedTypeNode(n) || (ts.isTypeOperatorNode(n) && n.operator === ts.SyntaxKind.ReadonlyKeyword))) n = n.type;
+    while (
+      n &&
+      (ts.isParenthesizedTypeNode(n) || (ts.isTypeOperatorNode(n) && n.operator === ts.SyntaxKind.ReadonlyKeyword))
+    )
+      n = n.type;
     if (n && ts.isUnionTypeNode(n)) {
       const rest = n.types.filter((t) => !this.isNullish(t));
       if (rest.length === 1) return this.unwrapNode(rest[0]);
@@ -203,7 +236,10 @@ export class ShapeReader {
       const i = order.indexOf(v);
       return i === -1 ? order.length : i;
     };
-    return values.map((v, i) => ({ v, i })).sort((a, b) => rank(a.v) - rank(b.v) || a.i - b.i).map((x) => x.v);
+    return values
+      .map((v, i) => ({ v, i }))
+      .sort((a, b) => rank(a.v) - rank(b.v) || a.i - b.i)
+      .map((x) => x.v);
   }
 
   private literalOrder(node: ts.Node | undefined, depth: number): Literal[] | undefined {
@@ -265,7 +301,8 @@ export class ShapeReader {
     if (index.isStringLiteral()) {
       const prop = this.checker.getPropertyOfType(objectType, index.value);
       const decl = prop?.valueDeclaration;
-      if (decl && (ts.isPropertySignature(decl) || ts.isPropertyDeclaration(decl))) return this.literalOrder(decl.type, depth + 1);
+      if (decl && (ts.isPropertySignature(decl) || ts.isPropertyDeclaration(decl)))
+        return this.literalOrder(decl.type, depth + 1);
     }
     return undefined;
   }
@@ -277,7 +314,13 @@ export class ShapeReader {
 
   unwrapExpression(expression: ts.Expression): ts.Expression {
     let e = expression;
-    while (ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isParenthesizedExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+    while (
+      ts.isAsExpression(e) ||
+      ts.isSatisfiesExpression(e) ||
+      ts.isParenthesizedExpression(e) ||
+      ts.isTypeAssertionExpression(e)
+    )
+      e = e.expression;
     return e;
   }
 
@@ -286,7 +329,8 @@ export class ShapeReader {
     if (ts.isNumericLiteral(e)) return Number(e.text);
     if (e.kind === ts.SyntaxKind.TrueKeyword) return true;
     if (e.kind === ts.SyntaxKind.FalseKeyword) return false;
-    if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand)) return -Number(e.operand.text);
+    if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand))
+      return -Number(e.operand.text);
     return undefined;
   }
 }

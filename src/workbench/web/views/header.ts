@@ -6,23 +6,44 @@ import { store } from "../store.js";
 
 function healthOf(p: PluginState): string {
   const status = (p.health as { status?: unknown } | undefined)?.status;
-  return typeof status === "string" ? status : p.health && typeof p.health === "object" && "error" in p.health ? "error" : "unknown";
+  return typeof status === "string"
+    ? status
+    : p.health && typeof p.health === "object" && "error" in p.health
+      ? "error"
+      : "unknown";
 }
 
 export function header(): HTMLElement {
   const title = h("div", { class: "title" });
   const status = h("span", { class: "badge", "data-role": "status" });
-  const health = h("button", { type: "button", class: "badge link", title: "ask the plugin for its health", onclick: () => void post("/api/health").catch(() => undefined) });
+  const health = h("button", {
+    type: "button",
+    class: "badge link",
+    title: "ask the plugin for its health",
+    onclick: () => void post("/api/health").catch(() => undefined),
+  });
   const protocol = h("span", { class: "badge", "data-role": "protocol" });
-  const restart = h("button", { type: "button", "data-action": "restart", onclick: () => {
-    restart.disabled = true;
-    void post("/api/restart").finally(() => (restart.disabled = false));
-  } }, "Restart");
+  const restart = h(
+    "button",
+    {
+      type: "button",
+      "data-action": "restart",
+      onclick: () => {
+        restart.disabled = true;
+        void post("/api/restart").finally(() => (restart.disabled = false));
+      },
+    },
+    "Restart",
+  );
   const connection = h("span", { class: "badge", "data-role": "connection" });
   const banner = h("div", { class: "banner", role: "status", hidden: true });
 
   const render = (p: PluginState) => {
-    fill(title, h("strong", null, p.manifest?.display_name ?? p.manifest?.name ?? "plugin"), p.manifest?.version ? h("span", { class: "muted" }, ` ${p.manifest.version}`) : null);
+    fill(
+      title,
+      h("strong", null, p.manifest?.display_name ?? p.manifest?.name ?? "plugin"),
+      p.manifest?.version ? h("span", { class: "muted" }, ` ${p.manifest.version}`) : null,
+    );
     status.textContent = p.status;
     status.className = `badge status-${p.status}`;
     health.textContent = `health: ${healthOf(p)}`;
@@ -32,7 +53,11 @@ export function header(): HTMLElement {
   const renderWatch = (w: WatchState) => {
     banner.hidden = w.state !== "rebuilding" && w.state !== "failed";
     banner.className = `banner ${w.state}`;
-    if (w.state === "rebuilding") fill(banner, `Rebuilding: ${w.files.slice(0, 3).join(", ")}${w.files.length > 3 ? " …" : ""} changed; the plugin restarts`);
+    if (w.state === "rebuilding")
+      fill(
+        banner,
+        `Rebuilding: ${w.files.slice(0, 3).join(", ")}${w.files.length > 3 ? " …" : ""} changed; the plugin restarts`,
+      );
     else if (w.state === "failed") fill(banner, `The rebuild failed: ${w.message}`);
   };
   render(store.state.plugin);
@@ -45,5 +70,10 @@ export function header(): HTMLElement {
   };
   renderConnection(store.connected);
   store.on("connected", renderConnection);
-  return h("header", { class: "top" }, h("div", { class: "bar" }, title, status, health, protocol, restart, connection), banner);
+  return h(
+    "header",
+    { class: "top" },
+    h("div", { class: "bar" }, title, status, health, protocol, restart, connection),
+    banner,
+  );
 }

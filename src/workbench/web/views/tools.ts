@@ -17,9 +17,18 @@ const runningBox = h("div", { class: "running", "aria-label": "running invokes" 
 function runningCard(tool: string, invokeId: string): { el: HTMLElement; stop: () => void } {
   const notes: ProgressNote[] = [];
   const list = h("div", { "data-part": "progress" });
-  const el = h("article", { class: "result running", "data-tool": tool, "data-invoke": invokeId, "data-status": "running" },
-    h("header", null, h("span", { class: "badge status" }, "running"), h("strong", null, tool), h("span", { class: "muted small" }, invokeId)),
-    list);
+  const el = h(
+    "article",
+    { class: "result running", "data-tool": tool, "data-invoke": invokeId, "data-status": "running" },
+    h(
+      "header",
+      null,
+      h("span", { class: "badge status" }, "running"),
+      h("strong", null, tool),
+      h("span", { class: "muted small" }, invokeId),
+    ),
+    list,
+  );
   const unsubscribe = store.on("progress", (note) => {
     if (note.invokeId !== invokeId) return;
     notes.push(note);
@@ -41,23 +50,59 @@ function credentialsBox(): HTMLElement {
     shown = key;
     const extra = names.filter((n) => !declared.some((c) => c.name === n));
     if (!declared.length && !extra.length) return fill(box);
-    fill(box, h("h3", null, "Credentials ", h("span", { class: "muted small" }, "kept in the server's memory only: never in this page's storage, the trace or an export")),
+    fill(
+      box,
+      h(
+        "h3",
+        null,
+        "Credentials ",
+        h(
+          "span",
+          { class: "muted small" },
+          "kept in the server's memory only: never in this page's storage, the trace or an export",
+        ),
+      ),
       declared.map((c) => {
-        const input = h("input", { type: c.sensitive === false ? "text" : "password", autocomplete: "off", placeholder: c.display_name ?? c.name, "data-credential": c.name });
+        const input = h("input", {
+          type: c.sensitive === false ? "text" : "password",
+          autocomplete: "off",
+          placeholder: c.display_name ?? c.name,
+          "data-credential": c.name,
+        });
         const set = names.includes(c.name);
         const save = async () => {
           await post("/api/credentials", { values: { [c.name]: input.value } }).catch(showError);
           input.value = "";
         };
         input.addEventListener("keydown", (e) => (e as KeyboardEvent).key === "Enter" && void save());
-        return h("div", { class: "credential", "data-name": c.name },
-          h("label", null, h("span", { class: "name" }, c.name), c.required ? h("span", { class: "req" }, "*") : null, h("span", { class: `badge ${set ? "ok" : ""}` }, set ? "set" : "not set")),
+        return h(
+          "div",
+          { class: "credential", "data-name": c.name },
+          h(
+            "label",
+            null,
+            h("span", { class: "name" }, c.name),
+            c.required ? h("span", { class: "req" }, "*") : null,
+            h("span", { class: `badge ${set ? "ok" : ""}` }, set ? "set" : "not set"),
+          ),
           input,
           h("button", { type: "button", onclick: () => void save() }, "Set"),
-          set ? h("button", { type: "button", class: "small", onclick: () => void post("/api/credentials", { values: { [c.name]: "" } }).catch(showError) }, "Clear") : null,
-          c.description ? h("div", { class: "desc" }, c.description) : null);
+          set
+            ? h(
+                "button",
+                {
+                  type: "button",
+                  class: "small",
+                  onclick: () => void post("/api/credentials", { values: { [c.name]: "" } }).catch(showError),
+                },
+                "Clear",
+              )
+            : null,
+          c.description ? h("div", { class: "desc" }, c.description) : null,
+        );
       }),
-      extra.length ? h("div", { class: "muted small" }, `also set (from --credential): ${extra.join(", ")}`) : null);
+      extra.length ? h("div", { class: "muted small" }, `also set (from --credential): ${extra.join(", ")}`) : null,
+    );
   };
   render();
   store.on("credentials", render);
@@ -79,19 +124,37 @@ function toolForm(tool: ToolDefinition): HTMLElement {
   const fields: Field[] = [];
   const problemsList = h("ul", { class: "problems all", "aria-live": "polite" });
   const invoke = h("button", { type: "submit", class: "primary", "data-action": "invoke" }, "Invoke");
-  const anyway = h("button", { type: "button", class: "link", hidden: true, onclick: () => void send(true) }, "send anyway (see the plugin's own answer)");
-  const rawBox = h("textarea", { class: "json raw-args", rows: 8, spellcheck: false, hidden: true, "aria-label": "arguments as JSON" });
+  const anyway = h(
+    "button",
+    { type: "button", class: "link", hidden: true, onclick: () => void send(true) },
+    "send anyway (see the plugin's own answer)",
+  );
+  const rawBox = h("textarea", {
+    class: "json raw-args",
+    rows: 8,
+    spellcheck: false,
+    hidden: true,
+    "aria-label": "arguments as JSON",
+  });
   const fieldsBox = h("div", { class: "fields" });
   const modeForm = h("button", { type: "button", class: "tab-button active", onclick: () => setMode(false) }, "Form");
-  const modeRaw = h("button", { type: "button", class: "tab-button", "data-action": "raw", onclick: () => setMode(true) }, "Raw JSON");
+  const modeRaw = h(
+    "button",
+    { type: "button", class: "tab-button", "data-action": "raw", onclick: () => setMode(true) },
+    "Raw JSON",
+  );
 
   /** The arguments as they stand, and the problems the runtime would answer -32602 with. */
   const collect = (): { args?: Record<string, unknown>; problems: ArgumentProblem[] } => {
     if (raw) {
       try {
         const value = JSON.parse(rawBox.value || "{}") as unknown;
-        if (!value || typeof value !== "object" || Array.isArray(value)) return { problems: [{ parameter: "(arguments)", message: "must be a JSON object" }] };
-        return { args: value as Record<string, unknown>, problems: argumentProblems(tool, value as Record<string, unknown>) };
+        if (!value || typeof value !== "object" || Array.isArray(value))
+          return { problems: [{ parameter: "(arguments)", message: "must be a JSON object" }] };
+        return {
+          args: value as Record<string, unknown>,
+          problems: argumentProblems(tool, value as Record<string, unknown>),
+        };
       } catch (error) {
         return { problems: [{ parameter: "(arguments)", message: `not JSON: ${(error as Error).message}` }] };
       }
@@ -104,14 +167,22 @@ function toolForm(tool: ToolDefinition): HTMLElement {
       if ("error" in v) local.push({ parameter: f.param.name, message: v.error });
       else args[f.param.name] = v.value;
     }
-    if (local.length) return { problems: [...local, ...argumentProblems(tool, args).filter((p) => !local.some((l) => l.parameter === p.parameter))] };
+    if (local.length)
+      return {
+        problems: [
+          ...local,
+          ...argumentProblems(tool, args).filter((p) => !local.some((l) => l.parameter === p.parameter)),
+        ],
+      };
     return { args, problems: argumentProblems(tool, args) };
   };
 
   const check = () => {
     const { args, problems } = collect();
     for (const f of fields) f.mark(problems.filter((p) => p.parameter === f.param.name).map((p) => p.message));
-    problemsList.replaceChildren(...problems.map((p) => h("li", null, h("strong", null, p.parameter), `: ${p.message}`)));
+    problemsList.replaceChildren(
+      ...problems.map((p) => h("li", null, h("strong", null, p.parameter), `: ${p.message}`)),
+    );
     invoke.disabled = problems.length > 0;
     anyway.hidden = problems.length === 0 || args === undefined;
     return { args, problems };
@@ -160,14 +231,22 @@ function toolForm(tool: ToolDefinition): HTMLElement {
     fieldsBox.appendChild(f.el);
   }
   rawBox.addEventListener("input", check);
-  const form = h("form", { class: "tool-form", "data-tool": tool.name, onsubmit: (e: Event) => (e.preventDefault(), void send()) },
-    h("div", { class: "tool-head" },
-      h("h2", null, tool.name),
-      h("div", { class: "modes" }, modeForm, modeRaw)),
-    h("p", { class: "desc" }, tool.description, tool.timeout ? h("span", { class: "muted" }, ` (timeout ${tool.timeout} s)`) : null),
+  const form = h(
+    "form",
+    { class: "tool-form", "data-tool": tool.name, onsubmit: (e: Event) => (e.preventDefault(), void send()) },
+    h("div", { class: "tool-head" }, h("h2", null, tool.name), h("div", { class: "modes" }, modeForm, modeRaw)),
+    h(
+      "p",
+      { class: "desc" },
+      tool.description,
+      tool.timeout ? h("span", { class: "muted" }, ` (timeout ${tool.timeout} s)`) : null,
+    ),
     params.length ? null : h("p", { class: "muted" }, "no parameters"),
-    fieldsBox, rawBox, problemsList,
-    h("div", { class: "actions" }, invoke, anyway));
+    fieldsBox,
+    rawBox,
+    problemsList,
+    h("div", { class: "actions" }, invoke, anyway),
+  );
   check();
   return form;
 }
@@ -193,13 +272,32 @@ export function toolsView(): HTMLElement {
     if (key === manifestKey) return;
     manifestKey = key;
     const tools = Array.isArray(manifest?.tools) ? manifest.tools : [];
-    fill(list, tools.length ? tools.map((t) => h("button", { type: "button", "data-tool": t.name, onclick: () => select(t.name) }, h("span", { class: "name" }, t.name), h("span", { class: "desc" }, t.description))) : h("p", { class: "muted" }, manifest ? "the plugin serves no tools" : "waiting for the plugin's manifest…"));
+    fill(
+      list,
+      tools.length
+        ? tools.map((t) =>
+            h(
+              "button",
+              { type: "button", "data-tool": t.name, onclick: () => select(t.name) },
+              h("span", { class: "name" }, t.name),
+              h("span", { class: "desc" }, t.description),
+            ),
+          )
+        : h("p", { class: "muted" }, manifest ? "the plugin serves no tools" : "waiting for the plugin's manifest…"),
+    );
     if (tools.length) select(selected && tools.some((t) => t.name === selected) ? selected : tools[0]!.name);
     else fill(formBox);
   };
   store.on("plugin", render);
-  store.on("results", (rs) => fill(results, rs.length ? rs.map(resultCard) : h("p", { class: "muted" }, "results of your invokes show here")));
+  store.on("results", (rs) =>
+    fill(results, rs.length ? rs.map(resultCard) : h("p", { class: "muted" }, "results of your invokes show here")),
+  );
   render();
   fill(results, h("p", { class: "muted" }, "results of your invokes show here"));
-  return h("section", { class: "view tools-view", "data-view": "tools" }, list, h("div", { class: "tool-main" }, creds, errorLine, formBox, h("h3", null, "Results"), runningBox, results));
+  return h(
+    "section",
+    { class: "view tools-view", "data-view": "tools" },
+    list,
+    h("div", { class: "tool-main" }, creds, errorLine, formBox, h("h3", null, "Results"), runningBox, results),
+  );
 }

@@ -31,7 +31,10 @@ function what(e: TraceEntry): string {
 }
 
 export function traceView(): HTMLElement {
-  const filter: { dirs: Set<TraceDirection>; query: string; invokeId?: string } = { dirs: new Set(DIRS.map((d) => d.dir)), query: "" };
+  const filter: { dirs: Set<TraceDirection>; query: string; invokeId?: string } = {
+    dirs: new Set(DIRS.map((d) => d.dir)),
+    query: "",
+  };
   const collapsed = new Set<string>();
   let rows: Row[] = [];
   let selected: number | undefined;
@@ -43,49 +46,86 @@ export function traceView(): HTMLElement {
   const list = h("div", { class: "trace-list", role: "list", tabindex: 0 }, spacer);
   const details = h("div", { class: "trace-details" }, h("p", { class: "muted" }, "select a frame to see it whole"));
   const count = h("span", { class: "muted count" });
-  const search = h("input", { type: "search", placeholder: "search frames, methods, invoke ids", "aria-label": "search the trace" });
+  const search = h("input", {
+    type: "search",
+    placeholder: "search frames, methods, invoke ids",
+    "aria-label": "search the trace",
+  });
   const invokeChip = h("span", { class: "chip", hidden: true });
   const followBox = h("input", { type: "checkbox", checked: true, id: "trace-follow" });
 
   const renderDetails = () => {
     const e = selected !== undefined ? store.trace.find((x) => x.n === selected) : undefined;
     if (!e) return fill(details, h("p", { class: "muted" }, "select a frame to see it whole"));
-    fill(details,
-      h("div", { class: "meta" },
+    fill(
+      details,
+      h(
+        "div",
+        { class: "meta" },
         `#${e.n} · ${(e.t / 1000).toFixed(3)} s · session ${e.session} · ${e.dir} · ${formatBytes(e.bytes)}`,
-        e.method ? ` · ${e.method}` : "", e.id !== undefined ? ` · id ${JSON.stringify(e.id)}` : "",
-        e.invokeId ? h("button", { type: "button", class: "link", onclick: () => showInvoke(e.invokeId) }, ` invoke ${e.invokeId}`) : null,
+        e.method ? ` · ${e.method}` : "",
+        e.id !== undefined ? ` · id ${JSON.stringify(e.id)}` : "",
+        e.invokeId
+          ? h(
+              "button",
+              { type: "button", class: "link", onclick: () => showInvoke(e.invokeId) },
+              ` invoke ${e.invokeId}`,
+            )
+          : null,
         e.answeredBy ? ` · answered by ${e.answeredBy}` : "",
-        e.fileTransport ? ` · file transport${e.fileBytes !== undefined ? `, ${formatBytes(e.fileBytes)} in the file` : ""}` : ""),
-      h("pre", { class: "frame-text" }, e.dir === "stderr" || e.dir === "event" ? e.text : prettyJson(e.text)));
+        e.fileTransport
+          ? ` · file transport${e.fileBytes !== undefined ? `, ${formatBytes(e.fileBytes)} in the file` : ""}`
+          : "",
+      ),
+      h("pre", { class: "frame-text" }, e.dir === "stderr" || e.dir === "event" ? e.text : prettyJson(e.text)),
+    );
   };
 
   const rowEl = (row: Row, index: number) => {
     const e = row.entry;
-    const el = h("div", {
-      class: `row dir-${e.dir}${row.depth ? " nested" : ""}${e.reverse ? " reverse" : ""}${e.n === selected ? " selected" : ""}`,
-      role: "listitem", "data-n": e.n, "data-dir": e.dir, "data-depth": row.depth, ...(e.method && { "data-method": e.method }), ...(e.invokeId && { "data-invoke": e.invokeId }),
-      onclick: () => {
-        selected = e.n;
-        renderDetails();
-        draw();
+    const el = h(
+      "div",
+      {
+        class: `row dir-${e.dir}${row.depth ? " nested" : ""}${e.reverse ? " reverse" : ""}${e.n === selected ? " selected" : ""}`,
+        role: "listitem",
+        "data-n": e.n,
+        "data-dir": e.dir,
+        "data-depth": row.depth,
+        ...(e.method && { "data-method": e.method }),
+        ...(e.invokeId && { "data-invoke": e.invokeId }),
+        onclick: () => {
+          selected = e.n;
+          renderDetails();
+          draw();
+        },
       },
-    },
       row.children !== undefined
-        ? h("button", { type: "button", class: "twist", title: row.collapsed ? "show its frames" : "hide its frames", onclick: (ev: Event) => {
-          ev.stopPropagation();
-          if (collapsed.has(e.invokeId!)) collapsed.delete(e.invokeId!);
-          else collapsed.add(e.invokeId!);
-          refresh();
-        } }, `${row.collapsed ? "▸" : "▾"} ${row.children}`)
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "twist",
+              title: row.collapsed ? "show its frames" : "hide its frames",
+              onclick: (ev: Event) => {
+                ev.stopPropagation();
+                if (collapsed.has(e.invokeId!)) collapsed.delete(e.invokeId!);
+                else collapsed.add(e.invokeId!);
+                refresh();
+              },
+            },
+            `${row.collapsed ? "▸" : "▾"} ${row.children}`,
+          )
         : h("span", { class: "twist" }),
       h("span", { class: "time" }, (e.t / 1000).toFixed(3)),
       h("span", { class: "arrow" }, ARROW[e.dir]),
       h("span", { class: "what" }, what(e)),
       h("span", { class: "size" }, formatBytes(e.bytes)),
       e.answeredBy ? h("span", { class: `badge by-${e.answeredBy}` }, e.answeredBy) : null,
-      e.fileTransport ? h("span", { class: "badge file" }, e.fileBytes !== undefined ? `file ${formatBytes(e.fileBytes)}` : "file") : null,
-      h("span", { class: "text" }, e.text.slice(0, 240)));
+      e.fileTransport
+        ? h("span", { class: "badge file" }, e.fileBytes !== undefined ? `file ${formatBytes(e.fileBytes)}` : "file")
+        : null,
+      h("span", { class: "text" }, e.text.slice(0, 240)),
+    );
     el.style.transform = `translateY(${index * ROW_HEIGHT}px)`;
     return el;
   };
@@ -112,7 +152,12 @@ export function traceView(): HTMLElement {
     draw();
     if (follow) list.scrollTop = list.scrollHeight;
     dirty = false;
-    Object.assign(traceMetrics, { rows: rows.length, entries: entries.length, ms: Math.round((performance.now() - started) * 10) / 10, renders: traceMetrics.renders + 1 });
+    Object.assign(traceMetrics, {
+      rows: rows.length,
+      entries: entries.length,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      renders: traceMetrics.renders + 1,
+    });
   };
 
   let queued = false;
@@ -129,7 +174,15 @@ export function traceView(): HTMLElement {
   const showInvoke = (invokeId: string | undefined) => {
     filter.invokeId = invokeId;
     invokeChip.hidden = invokeId === undefined;
-    fill(invokeChip, `invoke ${invokeId ?? ""} `, h("button", { type: "button", class: "small", "aria-label": "show every invoke", onclick: () => showInvoke(undefined) }, "×"));
+    fill(
+      invokeChip,
+      `invoke ${invokeId ?? ""} `,
+      h(
+        "button",
+        { type: "button", class: "small", "aria-label": "show every invoke", onclick: () => showInvoke(undefined) },
+        "×",
+      ),
+    );
     refresh();
   };
 
@@ -148,7 +201,9 @@ export function traceView(): HTMLElement {
   });
   store.on("trace", schedule);
 
-  const toolbar = h("div", { class: "trace-toolbar" },
+  const toolbar = h(
+    "div",
+    { class: "trace-toolbar" },
     search,
     DIRS.map(({ dir, label }) => {
       const box = h("input", { type: "checkbox", checked: true, "data-dir": dir });
@@ -159,13 +214,23 @@ export function traceView(): HTMLElement {
       });
       return h("label", { class: "check" }, box, label);
     }),
-    h("button", { type: "button", class: "small", onclick: () => {
-      for (const r of rows) if (r.children !== undefined) collapsed.add(r.entry.invokeId!);
-      refresh();
-    } }, "collapse all"),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "small",
+        onclick: () => {
+          for (const r of rows) if (r.children !== undefined) collapsed.add(r.entry.invokeId!);
+          refresh();
+        },
+      },
+      "collapse all",
+    ),
     h("button", { type: "button", class: "small", onclick: () => (collapsed.clear(), refresh()) }, "expand all"),
     h("label", { class: "check", for: "trace-follow" }, followBox, "follow"),
-    invokeChip, count);
+    invokeChip,
+    count,
+  );
 
   const view = h("section", { class: "view trace-view", "data-view": "trace" }, toolbar, list, details);
   return Object.assign(view, {
