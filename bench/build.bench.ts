@@ -114,18 +114,35 @@ async function pythonRows(rows: Row[]): Promise<boolean> {
   const moduleLaunch: Launch = { command: python, args: ["-m", "py_light"], cwd: pyDir };
   const built = [];
   for (const layout of ["onedir", "onefile"] as const) {
-    const [report, ms] = await timed(() => build({ projectDir: pyDir, pythonLayout: layout, outDir: join(work, `py-${layout}`), verify: false }));
-    built.push({ layout, launch: exeOf(report), ms, size: layout === "onefile" ? report.targets[0]!.size : report.targets[0]!.archive.size });
+    const [report, ms] = await timed(() =>
+      build({ projectDir: pyDir, pythonLayout: layout, outDir: join(work, `py-${layout}`), verify: false }),
+    );
+    built.push({
+      layout,
+      launch: exeOf(report),
+      ms,
+      size: layout === "onefile" ? report.targets[0]!.size : report.targets[0]!.archive.size,
+    });
   }
   // Interleaved: each round starts the module, then each layout, so load on the machine hits all alike.
-  const starts = await interleaved(COLD_RUNS, [moduleLaunch, ...built.map((b) => b.launch)].map((launch) => () => startMs(launch, invoke(1))));
+  const starts = await interleaved(
+    COLD_RUNS,
+    [moduleLaunch, ...built.map((b) => b.launch)].map((launch) => () => startMs(launch, invoke(1))),
+  );
   const [moduleStart, ...layoutStarts] = starts as [PythonStart, ...PythonStart[]];
   const py = { base: moduleStart.describe, baseName: "python3 -m" };
   rows.push({ name: "python3 -m py_light", coldMs: moduleStart.describe, ...py, rps: await throughput(moduleLaunch) });
   pythonStarts.push({ name: "python3 -m py_light", ...moduleStart });
   for (const [i, b] of built.entries()) {
     const name = `PyInstaller ${b.layout}${b.layout === "onedir" ? " (default; size: archive)" : ""}`;
-    rows.push({ name, coldMs: layoutStarts[i]!.describe, ...py, rps: await throughput(b.launch), buildMs: b.ms, size: b.size });
+    rows.push({
+      name,
+      coldMs: layoutStarts[i]!.describe,
+      ...py,
+      rps: await throughput(b.launch),
+      buildMs: b.ms,
+      size: b.size,
+    });
     pythonStarts.push({ name: `PyInstaller ${b.layout}`, ...layoutStarts[i]! });
   }
   return true;
@@ -134,10 +151,16 @@ async function pythonRows(rows: Row[]): Promise<boolean> {
 function printPythonStarts(): void {
   if (!pythonStarts.length) return;
   const [base] = pythonStarts as [PythonStart & { name: string }];
-  process.stdout.write(`\n### Python start, interleaved (median of ${COLD_RUNS}): spawn -> describe, and -> the first invoke's answer\n\n`);
-  process.stdout.write("| start | describe (ms) | vs python3 -m | first invoke (ms) | vs python3 -m |\n|---|---:|---:|---:|---:|\n");
+  process.stdout.write(
+    `\n### Python start, interleaved (median of ${COLD_RUNS}): spawn -> describe, and -> the first invoke's answer\n\n`,
+  );
+  process.stdout.write(
+    "| start | describe (ms) | vs python3 -m | first invoke (ms) | vs python3 -m |\n|---|---:|---:|---:|---:|\n",
+  );
   for (const r of pythonStarts) {
-    process.stdout.write(`| ${r.name} | ${r.describe.toFixed(1)} | ${(r.describe / base.describe).toFixed(2)}x | ${r.firstInvoke.toFixed(1)} | ${(r.firstInvoke / base.firstInvoke).toFixed(2)}x |\n`);
+    process.stdout.write(
+      `| ${r.name} | ${r.describe.toFixed(1)} | ${(r.describe / base.describe).toFixed(2)}x | ${r.firstInvoke.toFixed(1)} | ${(r.firstInvoke / base.firstInvoke).toFixed(2)}x |\n`,
+    );
   }
 }
 
@@ -221,7 +244,9 @@ try {
     });
   }
   const pyinstaller = await pythonRows(rows);
-  process.stdout.write(`### Light plugin: cold start (spawn -> describe, median of ${COLD_RUNS}) and ${INVOKES} sequential invokes\n\n`);
+  process.stdout.write(
+    `### Light plugin: cold start (spawn -> describe, median of ${COLD_RUNS}) and ${INVOKES} sequential invokes\n\n`,
+  );
   printRows(rows);
   printPythonStarts();
 

@@ -78,10 +78,16 @@ async function fuzzRate(launch: LaunchSpec): Promise<number> {
 }
 
 /** `executa test --json` on a plugin, as a user runs it: wall time and the process's peak RSS (VmHWM). */
-function executaTest(args: string[], env?: NodeJS.ProcessEnv): Promise<{ ms: number; peakMiB: number; statuses: string }> {
+function executaTest(
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<{ ms: number; peakMiB: number; statuses: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [join(REPO, "bin", "executa.js"), "test", "--json", "--", ...args], { stdio: ["ignore", "pipe", "ignore"], ...(env && { env: { ...process.env, ...env } }) });
+    const child = spawn(process.execPath, [join(REPO, "bin", "executa.js"), "test", "--json", "--", ...args], {
+      stdio: ["ignore", "pipe", "ignore"],
+      ...(env && { env: { ...process.env, ...env } }),
+    });
     let out = "";
     let peak = 0;
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -124,9 +130,24 @@ for (let i = 0; i < HOSTILE_ROUNDS; i++) {
   many.push(await executaTest([process.execPath, join(PLUGINS, "many-tools.mjs")], { MANY_TOOLS: String(MANY_TOOLS) }));
 }
 const hostileRows = [
-  ["healthy (reference.mjs)", fmt(median(healthy.map((r) => r.ms))), median(healthy.map((r) => r.peakMiB)).toFixed(0), healthy[0]!.statuses],
-  ["flooding (hostile.mjs flood: 1 GiB on one line per invoke)", fmt(median(flooding.map((r) => r.ms))), median(flooding.map((r) => r.peakMiB)).toFixed(0), flooding[0]!.statuses],
-  [`${MANY_TOOLS} tools in describe (many-tools.mjs; the per-tool checks sample 200)`, fmt(median(many.map((r) => r.ms))), median(many.map((r) => r.peakMiB)).toFixed(0), many[0]!.statuses],
+  [
+    "healthy (reference.mjs)",
+    fmt(median(healthy.map((r) => r.ms))),
+    median(healthy.map((r) => r.peakMiB)).toFixed(0),
+    healthy[0]!.statuses,
+  ],
+  [
+    "flooding (hostile.mjs flood: 1 GiB on one line per invoke)",
+    fmt(median(flooding.map((r) => r.ms))),
+    median(flooding.map((r) => r.peakMiB)).toFixed(0),
+    flooding[0]!.statuses,
+  ],
+  [
+    `${MANY_TOOLS} tools in describe (many-tools.mjs; the per-tool checks sample 200)`,
+    fmt(median(many.map((r) => r.ms))),
+    median(many.map((r) => r.peakMiB)).toFixed(0),
+    many[0]!.statuses,
+  ],
 ];
 process.stdout.write(
   `executa test --json (every check, fuzz off), median of ${HOSTILE_ROUNDS}, run alternately. ${process.platform} ${process.arch}, Node ${process.version}.\n\n`,

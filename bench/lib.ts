@@ -89,7 +89,11 @@ export function memoryKiB(pid: number): { rss: number; peak: number } {
 }
 
 /** `count` sequential round trips of one frame: their milliseconds, and the plugin's memory after them (Linux). */
-export async function roundTrips(launch: Launch, frame: (i: number) => object, count: number): Promise<{ ms: number; rss: number; peak: number }> {
+export async function roundTrips(
+  launch: Launch,
+  frame: (i: number) => object,
+  count: number,
+): Promise<{ ms: number; rss: number; peak: number }> {
   const plugin = new LinePlugin(launch);
   plugin.send({ jsonrpc: "2.0", id: 0, method: "describe" });
   await plugin.next();
@@ -111,12 +115,17 @@ export async function roundTripsMs(launch: Launch, frame: (i: number) => object,
 }
 
 /** Runs each measure in turn, `rounds` times over (interleaved, so load hits all alike); the medians of each. */
-export async function interleaved<T extends Record<string, number>>(rounds: number, measures: Array<() => Promise<T>>): Promise<T[]> {
+export async function interleaved<T extends Record<string, number>>(
+  rounds: number,
+  measures: Array<() => Promise<T>>,
+): Promise<T[]> {
   const samples: T[][] = measures.map(() => []);
   for (let i = 0; i < rounds; i++) {
     for (const [j, measure] of measures.entries()) samples[j]!.push(await measure());
   }
-  return samples.map((runs) => Object.fromEntries(Object.keys(runs[0]!).map((k) => [k, median(runs.map((r) => r[k]!))])) as T);
+  return samples.map(
+    (runs) => Object.fromEntries(Object.keys(runs[0]!).map((k) => [k, median(runs.map((r) => r[k]!))])) as T,
+  );
 }
 
 /** Runs a and b alternately `rounds` times and returns both medians. */

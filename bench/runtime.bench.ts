@@ -10,7 +10,18 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { goBuild } from "../src/builder/index.js";
 import { hostPlatformKey } from "../src/protocol/index.js";
-import { coldStartMs, fmt, interleaved, median, ratio, roundTrips, roundTripsMs, sideBySide, table, type Launch } from "./lib.js";
+import {
+  coldStartMs,
+  fmt,
+  interleaved,
+  median,
+  ratio,
+  roundTrips,
+  roundTripsMs,
+  sideBySide,
+  table,
+  type Launch,
+} from "./lib.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const work = mkdtempSync(join(tmpdir(), "executa-bench-runtime-"));
@@ -142,7 +153,10 @@ async function launches(lang: string, dir: string): Promise<{ runtime: Launch; m
   // links the plugin's net/http dynamically against libc, which no released plugin does.
   await goBuild(minimalDir, hostPlatformKey()!, join(minimalDir, "minimal"));
   await goBuild(dir, hostPlatformKey()!, join(dir, "plugin"));
-  return { runtime: { command: join(dir, "plugin"), args: [] }, minimal: { command: join(minimalDir, "minimal"), args: [] } };
+  return {
+    runtime: { command: join(dir, "plugin"), args: [] },
+    minimal: { command: join(minimalDir, "minimal"), args: [] },
+  };
 }
 
 const invoke = (i: number) => ({
@@ -157,15 +171,54 @@ for (const lang of (process.env.BENCH_LANGS ?? "ts,python,go").split(",")) {
   const scaffoldMs = median([1, 2, 3, 4, 5].map(() => scaffold(lang).ms));
   const { dir } = scaffold(lang);
   const { runtime, minimal } = await launches(lang, dir);
-  const [coldRuntime, coldMinimal] = await sideBySide(COLD_ROUNDS, () => coldStartMs(runtime), () => coldStartMs(minimal));
-  const [tputRuntime, tputMinimal] = await sideBySide(3, () => roundTripsMs(runtime, invoke, INVOKES), () => roundTripsMs(minimal, invoke, INVOKES));
-  const [memRuntime, memMinimal] = await interleaved(3, [() => roundTrips(runtime, invoke, RSS_INVOKES), () => roundTrips(minimal, invoke, RSS_INVOKES)]);
+  const [coldRuntime, coldMinimal] = await sideBySide(
+    COLD_ROUNDS,
+    () => coldStartMs(runtime),
+    () => coldStartMs(minimal),
+  );
+  const [tputRuntime, tputMinimal] = await sideBySide(
+    3,
+    () => roundTripsMs(runtime, invoke, INVOKES),
+    () => roundTripsMs(minimal, invoke, INVOKES),
+  );
+  const [memRuntime, memMinimal] = await interleaved(3, [
+    () => roundTrips(runtime, invoke, RSS_INVOKES),
+    () => roundTrips(minimal, invoke, RSS_INVOKES),
+  ]);
   rows.push(
     [lang, "scaffold, no install (ms)", fmt(scaffoldMs), "", "", ""],
-    [lang, "cold start: spawn -> describe (ms)", fmt(coldRuntime), fmt(coldMinimal), ratio(coldRuntime, coldMinimal), lang === "go" ? "<= 1.3x" : "<= 1.1x"],
-    [lang, `${INVOKES} sequential invokes (ms)`, fmt(tputRuntime), fmt(tputMinimal), ratio(tputRuntime, tputMinimal), "<= 1.1x"],
-    [lang, `RSS after ${RSS_INVOKES} invokes (KiB, VmRSS)`, memRuntime!.rss, memMinimal!.rss, ratio(memRuntime!.rss, memMinimal!.rss), "<= 1.3x"],
-    [lang, `peak RSS over ${RSS_INVOKES} invokes (KiB, VmHWM)`, memRuntime!.peak, memMinimal!.peak, ratio(memRuntime!.peak, memMinimal!.peak), ""],
+    [
+      lang,
+      "cold start: spawn -> describe (ms)",
+      fmt(coldRuntime),
+      fmt(coldMinimal),
+      ratio(coldRuntime, coldMinimal),
+      lang === "go" ? "<= 1.3x" : "<= 1.1x",
+    ],
+    [
+      lang,
+      `${INVOKES} sequential invokes (ms)`,
+      fmt(tputRuntime),
+      fmt(tputMinimal),
+      ratio(tputRuntime, tputMinimal),
+      "<= 1.1x",
+    ],
+    [
+      lang,
+      `RSS after ${RSS_INVOKES} invokes (KiB, VmRSS)`,
+      memRuntime!.rss,
+      memMinimal!.rss,
+      ratio(memRuntime!.rss, memMinimal!.rss),
+      "<= 1.3x",
+    ],
+    [
+      lang,
+      `peak RSS over ${RSS_INVOKES} invokes (KiB, VmHWM)`,
+      memRuntime!.peak,
+      memMinimal!.peak,
+      ratio(memRuntime!.peak, memMinimal!.peak),
+      "",
+    ],
   );
 }
 process.stdout.write(table(["language", "measure", "runtime", "minimal plugin", "ratio", "goal"], rows));

@@ -50,8 +50,7 @@ import { tempPathFor, writeAtomic } from "./write-atomic.js";
 
 export { BuildError } from "../bundle/index.js";
 export { bundle } from "../bundle/index.js";
-export { adhocSign, checkAdhocSignature } from "./macho-sign.js";
-export { cacheDir } from "./cache.js";
+export { checkAdhocSignature } from "./macho-sign.js";
 export { goBuild } from "./go.js";
 export { BUILD_FLAGS } from "./flags.js";
 export { NODE_VERSION, buildTargets, workflowMatrix } from "./targets/index.js";

@@ -84,7 +84,17 @@ export async function nodePackager(
     if (!blobs.has(withCache)) {
       // A code cache or a startup snapshot holds the main script compiled: there the bundle is the main script, unmapped.
       const main = withCache || options.snapshot ? { code } : sourceMappedMain(code);
-      blobs.set(withCache, makeSeaBlob({ hostNode: hostNode!.path, ...main, workDir: work, useCodeCache: withCache, useSnapshot: options.snapshot, label: withCache ? "host" : "portable" }));
+      blobs.set(
+        withCache,
+        makeSeaBlob({
+          hostNode: hostNode!.path,
+          ...main,
+          workDir: work,
+          useCodeCache: withCache,
+          useSnapshot: options.snapshot,
+          label: withCache ? "host" : "portable",
+        }),
+      );
     }
     return blobs.get(withCache)!;
   };

@@ -92,7 +92,13 @@ export async function writeDeferredHooks(python: string, workDir: string): Promi
     const files = table[module] ?? [];
     if (files.length === 0) continue; // this PyInstaller has no hook for it: nothing to defer
     const file = `executa_deferred_${module}.py`;
-    writeFileSync(join(dir, "rthooks", file), deferredHook(module, files.map((f) => [basename(f), readFileSync(f, "utf8")])));
+    writeFileSync(
+      join(dir, "rthooks", file),
+      deferredHook(
+        module,
+        files.map((f) => [basename(f), readFileSync(f, "utf8")]),
+      ),
+    );
     replaced[module] = [file];
   }
   // A Python literal; JSON's objects, arrays and strings are valid ones.

@@ -89,8 +89,16 @@ const CREATE_OPTIONS = {
     type: "string",
     describe: `${PACKAGE_MANAGER_NAMES.join(", ")}: installs the dependencies and is named in the scripts, README, workflow and next steps (default: the one that ran create-executa, else npm)`,
   },
-  toolchain: { doc: "TypeScript with npm: install this create-executa (a tarball or folder) without saving it; package.json keeps `^` this version, and package-lock.json, written first, resolves it from the registry (what CI's `npm ci` installs; skipped, saying so, while the registry has no such version). Refused with another package manager", value: "<npm spec>", type: "string", describe: "TypeScript with npm: install this create-executa (a tarball or folder) instead of the registry's; generated files, package-lock.json included, always name the registry's" },
-  ...jsonOption("print one JSON summary (`status`, `dir`, `lang`, `template`, `packageManager`, `files`, `steps`, `next`) on stdout"),
+  toolchain: {
+    doc: "TypeScript with npm: install this create-executa (a tarball or folder) without saving it; package.json keeps `^` this version, and package-lock.json, written first, resolves it from the registry (what CI's `npm ci` installs; skipped, saying so, while the registry has no such version). Refused with another package manager",
+    value: "<npm spec>",
+    type: "string",
+    describe:
+      "TypeScript with npm: install this create-executa (a tarball or folder) instead of the registry's; generated files, package-lock.json included, always name the registry's",
+  },
+  ...jsonOption(
+    "print one JSON summary (`status`, `dir`, `lang`, `template`, `packageManager`, `files`, `steps`, `next`) on stdout",
+  ),
 } as const;
 
 interface CreateArgs extends ProjectAnswers {

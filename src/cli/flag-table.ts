@@ -23,7 +23,10 @@ export function flagTable(command: Command): string {
   for (const [name, option] of Object.entries(command.options)) {
     rows.push([flagCell(name, option), option.doc ?? String(option.describe ?? "")]);
   }
-  return markdownTable(["flag", "meaning"], rows.map(([flag, meaning]) => [`\`${flag}\``, meaning]));
+  return markdownTable(
+    ["flag", "meaning"],
+    rows.map(([flag, meaning]) => [`\`${flag}\``, meaning]),
+  );
 }
 
 const BLOCK = /<!-- flags: ([a-z-]+) -->\n[\s\S]*?<!-- \/flags -->/g;

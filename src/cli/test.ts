@@ -78,13 +78,49 @@ export const testCommand = defineCommand({
   usage: `$0 test ${PLUGIN_USAGE}\n\nStarts the plugin the way Anna does (detected from executa.json, pyproject.toml, package.json, go.mod or bin/<name>, or the command after --), and checks it against the Executa protocol.`,
   dashDash: "start the plugin with this command instead of the one detected from the folder, run in `dir`",
   options: {
-    only: { value: "<ids>", type: "string", array: true, describe: "Run only these check ids (comma-separated or repeated; a prefix such as 'jsonrpc' selects a group)" },
-    skip: { value: "<ids>", type: "string", array: true, describe: "Skip these check ids (comma-separated or repeated)" },
-    fuzz: { value: "<n>", type: "number", default: 0, describe: "Send N malformed or mutated frames; each must get the right answer" },
-    seed: { doc: "the fuzzer's seed (every fuzz run prints it), and the seed that picks the tool sample (default 1: the same tools every run)", value: "<n>", type: "number", describe: "Seed of the fuzzer (printed by every fuzz run) and of the tool sample, to reproduce a failure" },
-    "all-tools": { doc: `the per-tool checks (invoke.*, reverse.*, lifecycle.eof, fuzz) exercise every tool; by default a manifest with more than ${TOOL_SAMPLE_SIZE} tools gets a seeded sample of ${TOOL_SAMPLE_SIZE}, and each check that used it says so`, type: "boolean", default: false, describe: `Exercise every tool in the per-tool checks (default: a seeded sample of ${TOOL_SAMPLE_SIZE} past that many)` },
-    fixtures: { doc: "replay JSONL transcripts: harness recordings `{t, kind: meta|req|res}` (what `executa dev --record` writes; `ns: \"executa\"` and app `tools.invoke` requests are replayed, other app-level events are named in the report) or `{request, expect}` lines; any other line is an error with its line number. Each recorded session (from one `meta` line to the next) replays on a fresh plugin and mock host; see [recording and replaying](#recording-and-replaying)", value: "<dir or file>", type: "string", describe: "Replay the JSONL transcripts in this folder (or file): harness recordings ({t, kind: meta|req|res}, as `executa dev --record` writes them) or {request, expect} lines" },
-    strict: { doc: "warnings fail the run too (exit 1)", type: "boolean", default: false, describe: "Warnings (advice the spec gives as a TIP or SHOULD, and heuristics) fail the run too" },
+    only: {
+      value: "<ids>",
+      type: "string",
+      array: true,
+      describe: "Run only these check ids (comma-separated or repeated; a prefix such as 'jsonrpc' selects a group)",
+    },
+    skip: {
+      value: "<ids>",
+      type: "string",
+      array: true,
+      describe: "Skip these check ids (comma-separated or repeated)",
+    },
+    fuzz: {
+      value: "<n>",
+      type: "number",
+      default: 0,
+      describe: "Send N malformed or mutated frames; each must get the right answer",
+    },
+    seed: {
+      doc: "the fuzzer's seed (every fuzz run prints it), and the seed that picks the tool sample (default 1: the same tools every run)",
+      value: "<n>",
+      type: "number",
+      describe: "Seed of the fuzzer (printed by every fuzz run) and of the tool sample, to reproduce a failure",
+    },
+    "all-tools": {
+      doc: `the per-tool checks (invoke.*, reverse.*, lifecycle.eof, fuzz) exercise every tool; by default a manifest with more than ${TOOL_SAMPLE_SIZE} tools gets a seeded sample of ${TOOL_SAMPLE_SIZE}, and each check that used it says so`,
+      type: "boolean",
+      default: false,
+      describe: `Exercise every tool in the per-tool checks (default: a seeded sample of ${TOOL_SAMPLE_SIZE} past that many)`,
+    },
+    fixtures: {
+      doc: 'replay JSONL transcripts: harness recordings `{t, kind: meta|req|res}` (what `executa dev --record` writes; `ns: "executa"` and app `tools.invoke` requests are replayed, other app-level events are named in the report) or `{request, expect}` lines; any other line is an error with its line number. Each recorded session (from one `meta` line to the next) replays on a fresh plugin and mock host; see [recording and replaying](#recording-and-replaying)',
+      value: "<dir or file>",
+      type: "string",
+      describe:
+        "Replay the JSONL transcripts in this folder (or file): harness recordings ({t, kind: meta|req|res}, as `executa dev --record` writes them) or {request, expect} lines",
+    },
+    strict: {
+      doc: "warnings fail the run too (exit 1)",
+      type: "boolean",
+      default: false,
+      describe: "Warnings (advice the spec gives as a TIP or SHOULD, and heuristics) fail the run too",
+    },
     ...MOCK_HOST_OPTIONS,
     ...CREDENTIAL_OPTIONS,
     ...jsonOption("one report on stdout"),
@@ -111,19 +147,27 @@ export const testCommand = defineCommand({
     const credentials = credentialsFrom(args);
     const { runChecks, RunProgress } = await import("../conform/index.js");
     const progress = new RunProgress();
-    const report = await withSpinner("conformance checks", () =>
-      runChecks(launch, {
-        ...(only && { only }),
-        ...(skipIds && { skip: skipIds }),
-        fuzz: args.fuzz,
-        ...(args.seed !== undefined && { seed: args.seed }),
-        ...(args.fixtures && { fixtures: resolve(args.fixtures) }),
-        ...(Object.keys(credentials).length && { credentials }),
-        ...(args.strict && { strict: true }),
-        ...(args["all-tools"] && { maxTools: Infinity }),
-        mockHost,
-        progress,
-      }), { quiet: args.json, detail: () => progress.line(), outcome: (r) => (r.passed ? { status: "ok" } : { status: "failed", note: failedNote(r) }) });
+    const report = await withSpinner(
+      "conformance checks",
+      () =>
+        runChecks(launch, {
+          ...(only && { only }),
+          ...(skipIds && { skip: skipIds }),
+          fuzz: args.fuzz,
+          ...(args.seed !== undefined && { seed: args.seed }),
+          ...(args.fixtures && { fixtures: resolve(args.fixtures) }),
+          ...(Object.keys(credentials).length && { credentials }),
+          ...(args.strict && { strict: true }),
+          ...(args["all-tools"] && { maxTools: Infinity }),
+          mockHost,
+          progress,
+        }),
+      {
+        quiet: args.json,
+        detail: () => progress.line(),
+        outcome: (r) => (r.passed ? { status: "ok" } : { status: "failed", note: failedNote(r) }),
+      },
+    );
     const mock = unusedRulesReport(mockHost);
     if (args.json)
       printJson(report.passed ? "ok" : "failed", {

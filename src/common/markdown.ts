@@ -1,7 +1,9 @@
 /** A markdown table of two columns; `|` in a cell is escaped. */
 export function markdownTable(header: readonly [string, string], rows: readonly (readonly [string, string])[]): string {
   const cell = (text: string) => text.replace(/\|/g, "\\|");
-  return [`| ${header[0]} | ${header[1]} |`, "|---|---|", ...rows.map(([a, b]) => `| ${cell(a)} | ${cell(b)} |`)].join("\n");
+  return [`| ${header[0]} | ${header[1]} |`, "|---|---|", ...rows.map(([a, b]) => `| ${cell(a)} | ${cell(b)} |`)].join(
+    "\n",
+  );
 }
 
 /** `text` with the block between `<!-- name -->` and `<!-- /name -->` replaced by `body`; throws when there is none. */

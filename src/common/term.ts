@@ -76,7 +76,9 @@ export async function withSpinner<T>(
       ? setTimeout(() => {
           timer = setInterval(() => {
             shown = true;
-            stream.write(progressLine(FRAMES[frame++ % FRAMES.length]!, label, options.detail?.() ?? "", stream.columns));
+            stream.write(
+              progressLine(FRAMES[frame++ % FRAMES.length]!, label, options.detail?.() ?? "", stream.columns),
+            );
           }, 80);
         }, 1000)
       : undefined;

@@ -78,12 +78,27 @@ export function brokenCalls(tool: ToolDefinition): BrokenCall[] {
   if (required) {
     const args = validArguments(tool);
     delete args[required.name];
-    calls.push({ tool: tool.name, arguments: args, what: `required parameter '${required.name}' missing`, expect: "invalid-params" });
+    calls.push({
+      tool: tool.name,
+      arguments: args,
+      what: `required parameter '${required.name}' missing`,
+      expect: "invalid-params",
+    });
   }
   const typed = required ?? params[0];
   if (typed) {
-    calls.push({ tool: tool.name, arguments: { ...validArguments(tool), [typed.name]: wrongValue(typed) }, what: `'${typed.name}' (${typed.type}) given ${JSON.stringify(wrongValue(typed))}`, expect: "any-answer" });
+    calls.push({
+      tool: tool.name,
+      arguments: { ...validArguments(tool), [typed.name]: wrongValue(typed) },
+      what: `'${typed.name}' (${typed.type}) given ${JSON.stringify(wrongValue(typed))}`,
+      expect: "any-answer",
+    });
   }
-  calls.push({ tool: tool.name, arguments: { ...validArguments(tool), [UNDECLARED_ARGUMENT]: "x" }, what: `an undeclared argument '${UNDECLARED_ARGUMENT}'`, expect: "any-answer" });
+  calls.push({
+    tool: tool.name,
+    arguments: { ...validArguments(tool), [UNDECLARED_ARGUMENT]: "x" },
+    what: `an undeclared argument '${UNDECLARED_ARGUMENT}'`,
+    expect: "any-answer",
+  });
   return calls;
 }

@@ -5,7 +5,10 @@ import { suiteChecks } from "./run.js";
 /** Every check `executa test` can run, in report order: its id and what it asserts. */
 export function checkTable(): string {
   const checks = suiteChecks({ expectManifestText: "" });
-  return markdownTable(["check", "what it asserts"], checks.map((c) => [`\`${c.id}\``, c.description]));
+  return markdownTable(
+    ["check", "what it asserts"],
+    checks.map((c) => [`\`${c.id}\``, c.description]),
+  );
 }
 
 export const withCheckTable = (readme: string): string => withBlock(readme, "checks", checkTable());

@@ -91,7 +91,10 @@ export class CheckContext {
   /** The check read the tool list, so its verdict rests on the sample (the runner says so when it is one). */
   usedTools = false;
 
-  constructor(readonly shared: Shared, readonly checkId: string) {}
+  constructor(
+    readonly shared: Shared,
+    readonly checkId: string,
+  ) {}
 
   get probe(): ProbeResult {
     return this.shared.probe;

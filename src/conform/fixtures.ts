@@ -43,7 +43,10 @@ async function send(session: Session, x: Exchange, given: Record<string, string>
       ...(credentials && { credentials }),
     });
   }
-  if (x.method === "initialize") return session.initialize(String((params as { protocolVersion?: unknown } | undefined)?.protocolVersion ?? PROTOCOL_V2));
+  if (x.method === "initialize")
+    return session.initialize(
+      String((params as { protocolVersion?: unknown } | undefined)?.protocolVersion ?? PROTOCOL_V2),
+    );
   // As the host learns of it: the manifest's host capabilities and tool id.
   if (x.method === "describe" && params === undefined) return session.describe(10_000);
   return session.request(x.method, params, 10_000);
@@ -121,8 +124,13 @@ export async function replayExchange(
   }
   const r = await send(session, x, credentials);
   // Compared as a transcript writes them: the mock host's URLs with the recording's base.
-  const answer = session.mockHost.toTranscript("error" in r.frame ? { error: r.frame.error } : { result: r.frame.result });
-  const reverseDiffers = reverseDifference(x.reverse, r.reverse?.map((made) => ({ ...made, params: session.mockHost.toTranscript(made.params) })));
+  const answer = session.mockHost.toTranscript(
+    "error" in r.frame ? { error: r.frame.error } : { result: r.frame.result },
+  );
+  const reverseDiffers = reverseDifference(
+    x.reverse,
+    r.reverse?.map((made) => ({ ...made, params: session.mockHost.toTranscript(made.params) })),
+  );
   return { answer, matched: answerMatches(x, answer) && !reverseDiffers, ...(reverseDiffers && { reverseDiffers }) };
 }
 

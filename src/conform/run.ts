@@ -1,6 +1,16 @@
 /** runChecks: a probe session first (describe, alive), then every check on its own sessions, in parallel. */
 import { ExecutaError } from "../common/errors.js";
-import { errorLine, PluginExited, prepareLaunch, replayable, Session, TIMED_OUT, within, type LaunchSpec, type MockHostOptions } from "../host/index.js";
+import {
+  errorLine,
+  PluginExited,
+  prepareLaunch,
+  replayable,
+  Session,
+  TIMED_OUT,
+  within,
+  type LaunchSpec,
+  type MockHostOptions,
+} from "../host/index.js";
 import type { Manifest } from "../protocol/index.js";
 import { CHECKS, manifestTextCheck } from "./checks/index.js";
 import { CheckContext, frames, namedTools, waitsFor, type ProbeResult, type Shared, type Waits } from "./context.js";
@@ -79,7 +89,12 @@ async function runProbe(
 }
 
 function messageOf(outcome: Outcome, note: string): { message?: string } {
-  const text = outcome.status === "fail" || outcome.status === "warn" ? outcome.message : outcome.status === "skip" ? outcome.reason : outcome.note;
+  const text =
+    outcome.status === "fail" || outcome.status === "warn"
+      ? outcome.message
+      : outcome.status === "skip"
+        ? outcome.reason
+        : outcome.note;
   const message = [text, note].filter(Boolean).join(text?.includes("\n") ? "\n  " : "; ");
   return message ? { message } : {};
 }
@@ -133,9 +148,12 @@ export function suiteChecks(options: RunOptions, seed = 0): Check[] {
 }
 
 /** Runs the conformance checks against a plugin launch and reports each one. */
-export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mockHost?: MockHostOptions } = {}): Promise<ConformanceReport> {
+export async function runChecks(
+  launchIn: LaunchSpec,
+  options: RunOptions & { mockHost?: MockHostOptions } = {},
+): Promise<ConformanceReport> {
   const started = performance.now();
-  const seed = options.seed ?? (Date.now() % 2 ** 31);
+  const seed = options.seed ?? Date.now() % 2 ** 31;
   const checks = selected(suiteChecks(options, seed), options.only, options.skip);
   const prepared = await prepareLaunch(launchIn);
   const progress = options.progress;
@@ -153,7 +171,11 @@ export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mo
   const results = new Map<string, CheckResult>();
   try {
     shared.probe = await runProbe(prepared.launch, options.env, shared, shared.waits);
-    shared.sample = sampleTools(namedTools(shared.probe.manifest), options.maxTools ?? TOOL_SAMPLE_SIZE, options.seed ?? DEFAULT_SAMPLE_SEED);
+    shared.sample = sampleTools(
+      namedTools(shared.probe.manifest),
+      options.maxTools ?? TOOL_SAMPLE_SIZE,
+      options.seed ?? DEFAULT_SAMPLE_SEED,
+    );
     const runOne = async (check: Check) => {
       const t0 = performance.now();
       progress?.started(check.id);
@@ -202,6 +224,8 @@ export async function runChecks(launchIn: LaunchSpec, options: RunOptions & { mo
     results: ordered,
     ms: Math.round(performance.now() - started),
     ...(fuzzRan && { seed }),
-    ...(shared.sample.seed !== undefined && { toolSample: { checked: shared.sample.tools.length, of: shared.sample.of, seed: shared.sample.seed } }),
+    ...(shared.sample.seed !== undefined && {
+      toolSample: { checked: shared.sample.tools.length, of: shared.sample.of, seed: shared.sample.seed },
+    }),
   };
 }

@@ -77,8 +77,13 @@ class ScriptedHost extends MockHost {
   }
 
   override handle(frame: Record<string, unknown>, _ctx: ReverseContext): Promise<Answer> {
-    const rule = this.rules.find((r) => r.method === frame.method && (r.params === undefined || mismatch(r.params, frame.params) === undefined));
-    if (rule) return Promise.resolve((rule.reply ?? ("error" in rule ? { error: rule.error } : { result: rule.result })) as Answer);
+    const rule = this.rules.find(
+      (r) => r.method === frame.method && (r.params === undefined || mismatch(r.params, frame.params) === undefined),
+    );
+    if (rule)
+      return Promise.resolve(
+        (rule.reply ?? ("error" in rule ? { error: rule.error } : { result: rule.result })) as Answer,
+      );
     // The plugin decides whether it may send a reverse request; the host routes it by invoke id.
     return super.handle(frame, { negotiatedV2: true, hostCapabilities: undefined, activeInvokes: this.active });
   }

@@ -230,10 +230,13 @@ function checkVector(v: Record<string, unknown>, knownTools: readonly string[]):
       "capabilities is a list of strings",
     );
   if (v.host !== undefined) {
-    const answers = (r: Record<string, unknown>) => ["result", "error", "reply"].filter((k) => k in r).length === 1 && (!("reply" in r) || isObj(r.reply));
+    const answers = (r: Record<string, unknown>) =>
+      ["result", "error", "reply"].filter((k) => k in r).length === 1 && (!("reply" in r) || isObj(r.reply));
     const ok = Array.isArray(v.host) && v.host.every((r) => isObj(r) && typeof r.method === "string" && answers(r));
-    if (need(ok, 'host is a list of {method, params?, result | error | reply}')) {
-      (v.host as Record<string, unknown>[]).forEach((r, i) => r.params !== undefined && problems.push(...checkPattern(r.params, `host[${i}].params`)));
+    if (need(ok, "host is a list of {method, params?, result | error | reply}")) {
+      (v.host as Record<string, unknown>[]).forEach(
+        (r, i) => r.params !== undefined && problems.push(...checkPattern(r.params, `host[${i}].params`)),
+      );
     }
   }
   if (v.tmpdir !== undefined)

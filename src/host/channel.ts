@@ -502,17 +502,19 @@ export class PluginChannel {
 
   private answerReverse(f: Record<string, unknown>): void {
     // Routed now; answered whenever the answer is ready (a person may answer by hand), without holding up other frames.
-    void this.mockHost.handle(f, {
-      negotiatedV2: this.reverseAllowed,
-      ...(this.initializeSent && this.protocolVersion !== undefined && { protocolVersion: this.protocolVersion }),
-      hostCapabilities: this.hostCapabilities,
-      ...(this.toolId !== undefined && { toolId: this.toolId }),
-      activeInvokes: this.activeInvokes,
-    }).then((answer) => {
-      this.options.onReverse?.(String(f.method), f.params, answer);
-      this.noteReverse(f, answer as Record<string, unknown>);
-      this.send({ jsonrpc: "2.0", id: f.id as Json, ...(answer as Record<string, Json>) });
-    });
+    void this.mockHost
+      .handle(f, {
+        negotiatedV2: this.reverseAllowed,
+        ...(this.initializeSent && this.protocolVersion !== undefined && { protocolVersion: this.protocolVersion }),
+        hostCapabilities: this.hostCapabilities,
+        ...(this.toolId !== undefined && { toolId: this.toolId }),
+        activeInvokes: this.activeInvokes,
+      })
+      .then((answer) => {
+        this.options.onReverse?.(String(f.method), f.params, answer);
+        this.noteReverse(f, answer as Record<string, unknown>);
+        this.send({ jsonrpc: "2.0", id: f.id as Json, ...(answer as Record<string, Json>) });
+      });
   }
 
   private route(f: Record<string, unknown>, bytes: number): void {

@@ -90,13 +90,22 @@ export function readFixture(path: string): Fixture {
     if (!isObject(value)) throw lineError(path, n, "not a JSON object");
     if ("request" in value) {
       const request = value.request;
-      if (!isObject(request) || typeof request.method !== "string" || !("expect" in value)) throw lineError(path, n, 'an exchange needs "request" {"method", "params"} and "expect"');
-      if (request.params !== undefined && !isObject(request.params)) throw lineError(path, n, "request.params must be an object");
-      exchanges.push({ line: n, session, method: request.method, ...(isObject(request.params) && { params: request.params }), expect: value.expect });
+      if (!isObject(request) || typeof request.method !== "string" || !("expect" in value))
+        throw lineError(path, n, 'an exchange needs "request" {"method", "params"} and "expect"');
+      if (request.params !== undefined && !isObject(request.params))
+        throw lineError(path, n, "request.params must be an object");
+      exchanges.push({
+        line: n,
+        session,
+        method: request.method,
+        ...(isObject(request.params) && { params: request.params }),
+        expect: value.expect,
+      });
       return;
     }
     const kind = value.kind;
-    if (typeof kind !== "string") throw lineError(path, n, 'neither a harness event (no "kind") nor an exchange (no "request")');
+    if (typeof kind !== "string")
+      throw lineError(path, n, 'neither a harness event (no "kind") nor an exchange (no "request")');
     if (kind === "meta") {
       session++;
       requests.clear();
@@ -113,8 +122,15 @@ export function readFixture(path: string): Fixture {
       let exchange: Exchange | undefined;
       if (value.ns === "executa") exchange = { line: n, session, method: value.method, ...(args && { params: args }) };
       else if (value.ns === "tools" && value.method === "invoke") {
-        if (!args || typeof args.method !== "string") throw lineError(path, n, 'a tools.invoke "req" needs args.method (the tool)');
-        exchange = { line: n, session, method: "invoke", params: { tool: args.method, arguments: isObject(args.args) ? args.args : {} }, app: true };
+        if (!args || typeof args.method !== "string")
+          throw lineError(path, n, 'a tools.invoke "req" needs args.method (the tool)');
+        exchange = {
+          line: n,
+          session,
+          method: "invoke",
+          params: { tool: args.method, arguments: isObject(args.args) ? args.args : {} },
+          app: true,
+        };
       }
       if (!exchange) {
         skippedIds.add(id);
@@ -171,7 +187,12 @@ export class HarnessRecorder {
    * `startedAt` is the performance.now() that t = 0 stands for (default: now). The URLs of
    * `urlsOf`, the mock host that answered, are written with its stable base (TRANSCRIPT_URL_BASE).
    */
-  constructor(target: string | ((line: string) => void), about: Record<string, unknown>, startedAt = performance.now(), private readonly urlsOf?: Pick<MockHost, "toTranscript">) {
+  constructor(
+    target: string | ((line: string) => void),
+    about: Record<string, unknown>,
+    startedAt = performance.now(),
+    private readonly urlsOf?: Pick<MockHost, "toTranscript">,
+  ) {
     this.started = startedAt;
     if (typeof target === "string") {
       mkdirSync(dirname(target), { recursive: true });
@@ -190,7 +211,12 @@ export class HarnessRecorder {
   }
 
   private write(event: Record<string, unknown>, at: number): void {
-    this.sink(JSON.stringify({ t: Math.max(0, Math.round(at - this.started)), ...(this.urlsOf ? this.urlsOf.toTranscript(event) : event) }));
+    this.sink(
+      JSON.stringify({
+        t: Math.max(0, Math.round(at - this.started)),
+        ...(this.urlsOf ? this.urlsOf.toTranscript(event) : event),
+      }),
+    );
   }
 
   /** An executa/progress notification from the plugin: `{t, kind: "progress", invoke_id, type, data}` (and its problem, if any). */

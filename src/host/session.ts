@@ -38,7 +38,11 @@ export class Session extends PluginChannel {
   }
 
   /** The invoke's answer promise; the invoke counts as active (for routing) until it is answered. */
-  callInvoke(tool: string, args: unknown, options: InvokeOptions = {}): { invokeId: string; promise: Promise<Response> } {
+  callInvoke(
+    tool: string,
+    args: unknown,
+    options: InvokeOptions = {},
+  ): { invokeId: string; promise: Promise<Response> } {
     const invokeId = options.invokeId ?? `inv-${this.mockHost.ids.next("invoke").slice(0, 16)}`;
     const timeoutMs = options.timeoutMs ?? Timeouts.invokeDefaultS * 1000;
     const deadlineMs = options.deadlineMs ?? Date.now() + timeoutMs;

@@ -42,7 +42,11 @@ export function ensureWatchdog(variable: string): void {
   started = true;
   const { [variable]: _own, ...env } = process.env;
   try {
-    const child = spawn(process.execPath, ["-e", WATCHDOG, `${variable}=${PROCESS_MARK}.`], { detached: true, stdio: ["pipe", "ignore", "ignore"], env });
+    const child = spawn(process.execPath, ["-e", WATCHDOG, `${variable}=${PROCESS_MARK}.`], {
+      detached: true,
+      stdio: ["pipe", "ignore", "ignore"],
+      env,
+    });
     child.on("error", () => undefined);
     (child.stdin as Socket).on("error", () => undefined).unref();
     child.unref();

@@ -194,7 +194,14 @@ interface NamedParameter {
   path: string;
 }
 
-function validateTool(c: Collector, path: string, t: unknown, names: Map<string, number>, index: number, paramNames: NamedParameter[]): void {
+function validateTool(
+  c: Collector,
+  path: string,
+  t: unknown,
+  names: Map<string, number>,
+  index: number,
+  paramNames: NamedParameter[],
+): void {
   if (!isObject(t)) {
     c.error(path, "a tool must be an object");
     return;
@@ -244,7 +251,13 @@ function validateTool(c: Collector, path: string, t: unknown, names: Map<string,
     else {
       const seen = new Set<string>();
       t.parameters.forEach((p, j) => {
-        const pn = validateParameter(c, `${path}.parameters[${j}]`, p, seen, typeof name === "string" ? name : `#${index}`);
+        const pn = validateParameter(
+          c,
+          `${path}.parameters[${j}]`,
+          p,
+          seen,
+          typeof name === "string" ? name : `#${index}`,
+        );
         if (pn) paramNames.push({ name: pn, path: `${path}.parameters[${j}].name` });
       });
     }
@@ -286,7 +299,11 @@ function validateCredentials(c: Collector, value: unknown, paramNames: NamedPara
       if (seen.has(name)) c.error(`${path}.name`, `credential ${name} is declared twice`);
       seen.add(name);
       for (const p of parametersByCredentialName.get(name) ?? []) {
-        c.error(p.path, `parameter '${p.name}' is also the credential ${name}`, "credentials reach the tool through the context, never as parameters the LLM fills; remove the parameter");
+        c.error(
+          p.path,
+          `parameter '${p.name}' is also the credential ${name}`,
+          "credentials reach the tool through the context, never as parameters the LLM fills; remove the parameter",
+        );
       }
     }
     if (cred.display_name === undefined)

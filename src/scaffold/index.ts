@@ -5,7 +5,16 @@ import { withSpinner, type StepOutcome } from "../common/term.js";
 import { RUNTIME_VERSION } from "../protocol/index.js";
 import { regenerateManifest } from "../manifest/index.js";
 import { ExecutaError } from "../common/errors.js";
-import { bindingsPath, installCommand, LANGUAGES, languagePath, LOCKFILES, MANIFEST_PATH, runScript, type PackageManager } from "../project/index.js";
+import {
+  bindingsPath,
+  installCommand,
+  LANGUAGES,
+  languagePath,
+  LOCKFILES,
+  MANIFEST_PATH,
+  runScript,
+  type PackageManager,
+} from "../project/index.js";
 import { workflowMatrix } from "../builder/targets/index.js";
 import { packageManagerContext } from "./package-manager.js";
 import { readVariant, renderProject, type RenderedFile } from "./render.js";
@@ -144,8 +153,14 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
   result.steps.push(await step("generate manifest.json", async () => generateStep(dir, `${executa} manifest`)));
   result.files.push(...(result.steps[0]?.status === "done" ? generatedPaths(spec) : []));
   result.files.sort();
-  if ((options.install ?? true) && local && spec.lang === "ts") result.steps.push(await step("write package-lock.json from the registry", () => registryLockfile(dir)));
-  if (options.install ?? true) result.steps.push(await step("install dependencies", () => installDependencies(dir, spec.lang, { localToolchain: local, packageManager: pm })));
+  if ((options.install ?? true) && local && spec.lang === "ts")
+    result.steps.push(await step("write package-lock.json from the registry", () => registryLockfile(dir)));
+  if (options.install ?? true)
+    result.steps.push(
+      await step("install dependencies", () =>
+        installDependencies(dir, spec.lang, { localToolchain: local, packageManager: pm }),
+      ),
+    );
   else result.steps.push({ step: "install", status: "skipped", message: "--no-install" });
   if (options.git ?? true)
     result.steps.push(

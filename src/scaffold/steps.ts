@@ -112,25 +112,36 @@ export function buildExtraCommand(): string {
 
 /** Why a command failed, saying so when the network looks unreachable. */
 function failure(command: string, args: string[], result: ExecResult): string {
-  const why = result.spawnError ? `${command} could not start (${result.spawnError.code})` : tail(result.stderr || result.stdout);
-  const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|network|resolve host|Could not fetch|connection/i.test(why);
+  const why = result.spawnError
+    ? `${command} could not start (${result.spawnError.code})`
+    : tail(result.stderr || result.stdout);
+  const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|network|resolve host|Could not fetch|connection/i.test(
+    why,
+  );
   return `${[command, ...args].join(" ")} failed${offline ? " (the network looks unreachable)" : ""}: ${why}`;
 }
 
-export async function installDependencies(dir: string, lang: Language, options: InstallOptions = {}): Promise<StepResult> {
+export async function installDependencies(
+  dir: string,
+  lang: Language,
+  options: InstallOptions = {},
+): Promise<StepResult> {
   const step = "install";
   const plan = installPlan(lang, options);
   if (plan.missing) return { step, status: "skipped", message: plan.missing, manual: plan.manual };
   for (const [command, ...args] of plan.commands) {
     const result = await exec(command, args, { cwd: dir, timeoutMs: 10 * 60_000, ...(plan.env && { env: plan.env }) });
-    if (result.code !== 0) return { step, status: "failed", message: failure(command, args, result), manual: plan.manual };
+    if (result.code !== 0)
+      return { step, status: "failed", message: failure(command, args, result), manual: plan.manual };
   }
   return { step, status: "done", message: `ran ${plan.manual}` };
 }
 
 /** The dependency npm's output says the registry does not have (a 404, or no matching version). */
 export function unpublishedDependency(npmOutput: string): string | undefined {
-  return /No matching version found for (\S+?)\.?$/m.exec(npmOutput)?.[1] ?? /\b404\b.*?'([^'\s]+)'/.exec(npmOutput)?.[1];
+  return (
+    /No matching version found for (\S+?)\.?$/m.exec(npmOutput)?.[1] ?? /\b404\b.*?'([^'\s]+)'/.exec(npmOutput)?.[1]
+  );
 }
 
 /**
@@ -146,10 +157,16 @@ export async function registryLockfile(dir: string): Promise<StepResult> {
   const manual = "rm -rf node_modules && npm install";
   if (!which("npm")) return { step, status: "skipped", message: "npm is not installed", manual };
   const result = await exec("npm", args, { cwd: dir, timeoutMs: 10 * 60_000 });
-  if (result.code === 0) return { step, status: "done", message: "package-lock.json from the registry, for CI's npm ci" };
+  if (result.code === 0)
+    return { step, status: "done", message: "package-lock.json from the registry, for CI's npm ci" };
   const unpublished = unpublishedDependency(`${result.stderr}\n${result.stdout}`);
   if (unpublished) {
-    return { step, status: "skipped", message: `the registry has no ${unpublished} yet, so no package-lock.json, which CI's npm ci needs: write it once the registry has it`, manual };
+    return {
+      step,
+      status: "skipped",
+      message: `the registry has no ${unpublished} yet, so no package-lock.json, which CI's npm ci needs: write it once the registry has it`,
+      manual,
+    };
   }
   return { step, status: "failed", message: failure("npm", args, result), manual };
 }

@@ -4,7 +4,18 @@
  * optional frame trace, fixture recording, and hooks for a page that shows all of it.
  */
 import {
-  HarnessRecorder, MockHost, replayable, prepareLaunch, progressLine, Session, type FrameRecord, type LaunchSpec, type MockHostOptions, type PreparedLaunch, type ProgressEvent, type Response,
+  HarnessRecorder,
+  MockHost,
+  replayable,
+  prepareLaunch,
+  progressLine,
+  Session,
+  type FrameRecord,
+  type LaunchSpec,
+  type MockHostOptions,
+  type PreparedLaunch,
+  type ProgressEvent,
+  type Response,
 } from "../host/index.js";
 import { PROTOCOL_V1, PROTOCOL_V2, Timeouts, type Manifest, type ToolDefinition } from "../protocol/index.js";
 
@@ -91,10 +102,19 @@ export class Workbench {
   private readonly log: (line: string) => void;
   private readonly recorder: HarnessRecorder | undefined;
 
-  constructor(private readonly launch: LaunchSpec, private readonly options: WorkbenchOptions = {}) {
+  constructor(
+    private readonly launch: LaunchSpec,
+    private readonly options: WorkbenchOptions = {},
+  ) {
     // A recording is replayed later: the mock host answers the same requests the same way then.
     this.mockHost = new MockHost(options.record ? replayable(options.mockHost) : options.mockHost);
-    if (options.record) this.recorder = new HarnessRecorder(options.record, { plugin: [launch.command, ...launch.args].join(" ") }, performance.now(), this.mockHost);
+    if (options.record)
+      this.recorder = new HarnessRecorder(
+        options.record,
+        { plugin: [launch.command, ...launch.args].join(" ") },
+        performance.now(),
+        this.mockHost,
+      );
     this.log = options.log ?? ((line) => process.stderr.write(line + "\n"));
     this.hostProtocol = options.hostProtocol ?? PROTOCOL_V2;
   }

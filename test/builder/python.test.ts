@@ -110,21 +110,34 @@ def frozen_hooks() -> dict:
     }
 `;
 
-test("Python: PyInstaller's run-time hooks for inspect, multiprocessing and pkgutil run when the plugin imports them, not at every start", { ...requires("pyinstaller"), timeout: 10 * 60_000 }, async () => {
+test("Python: PyInstaller's run-time hooks for inspect, multiprocessing and pkgutil run when the plugin imports them, not at every start", {
+  ...requires("pyinstaller"),
+  timeout: 10 * 60_000,
+}, async () => {
   const dir = await project("hooks-plugin");
   const tools = join(dir, "hooks_plugin", "tools.py");
   writeFileSync(tools, readFileSync(tools, "utf8") + HOOKS_TOOL);
   await regenerateManifest(dir);
   const report = await build({ projectDir: dir, verify: false });
   const invoke = { jsonrpc: "2.0", id: 1, method: "invoke", params: { tool: "frozen_hooks", arguments: {} } };
-  const run = await exec(join(report.dist, report.targets[0]!.file), [], { input: JSON.stringify(invoke) + "\n", timeoutMs: 60_000 });
+  const run = await exec(join(report.dist, report.targets[0]!.file), [], {
+    input: JSON.stringify(invoke) + "\n",
+    timeoutMs: 60_000,
+  });
   const answer = JSON.parse(run.stdout.trim().split("\n")[0]!) as { result?: { data?: Record<string, unknown> } };
   const data = answer.result?.data;
   assert.ok(data, run.stdout + run.stderr);
   assert.deepEqual(data.loaded_before_tools, [], "nothing imported inspect or multiprocessing before the tools did");
   assert.equal(data.getsourcefile, "_pyi_getsourcefile", "PyInstaller's inspect hook ran once inspect was imported");
-  assert.equal(data.freeze_support, "_freeze_support", "PyInstaller's multiprocessing hook ran once multiprocessing was imported");
-  assert.ok((data.runtime_modules as string[]).includes("dispatch"), `pkgutil lists the frozen package's modules: ${JSON.stringify(data.runtime_modules)}`);
+  assert.equal(
+    data.freeze_support,
+    "_freeze_support",
+    "PyInstaller's multiprocessing hook ran once multiprocessing was imported",
+  );
+  assert.ok(
+    (data.runtime_modules as string[]).includes("dispatch"),
+    `pkgutil lists the frozen package's modules: ${JSON.stringify(data.runtime_modules)}`,
+  );
 });
 
 /** A distribution installed by hand into a site-packages folder: what pip leaves, minus pip. */

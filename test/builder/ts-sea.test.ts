@@ -30,12 +30,15 @@ function addThrowingLine(projectDir: string): number {
   return at + 1;
 }
 
-before(async () => {
-  dir = await scaffoldProject("ts", "sea-plugin");
-  throwLine = addThrowingLine(dir);
-  dist = join(dir, "dist");
-  report = await build({ projectDir: dir, target: "all", baseUrl: "https://example.com/releases/v1.2.3/" });
-}, { timeout: 15 * 60_000 });
+before(
+  async () => {
+    dir = await scaffoldProject("ts", "sea-plugin");
+    throwLine = addThrowingLine(dir);
+    dist = join(dir, "dist");
+    report = await build({ projectDir: dir, target: "all", baseUrl: "https://example.com/releases/v1.2.3/" });
+  },
+  { timeout: 15 * 60_000 },
+);
 after(() => rmSync(dirname(dir), { recursive: true, force: true }));
 
 const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
@@ -68,8 +71,13 @@ test("a tool that throws in the built executable logs a stack trace that names i
   try {
     const answer = await session.invoke("text_stats", { text: "throw" }, { timeoutMs: 20_000 });
     assert.ok("error" in answer.frame, JSON.stringify(answer.frame));
-    for (let i = 0; i < 50 && !/at text_stats/.test(session.stderr); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.match(session.stderr, /Error: thrown on purpose\n\s+at text_stats \(.*\bsrc\/tools\.ts:(\d+):\d+\)/, session.stderr);
+    for (let i = 0; i < 50 && !/at text_stats/.test(session.stderr); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.match(
+      session.stderr,
+      /Error: thrown on purpose\n\s+at text_stats \(.*\bsrc\/tools\.ts:(\d+):\d+\)/,
+      session.stderr,
+    );
     assert.equal(/src\/tools\.ts:(\d+)/.exec(session.stderr)![1], String(throwLine), session.stderr);
   } finally {
     await session.dispose();
@@ -188,7 +196,12 @@ test("--base-url writes binary_urls into executa.json's binary profile, keeping 
 test("default builds are reproducible: --reproducible-check passes on a copy in another folder, whose bytes and SBOMs are the first build's", async () => {
   const elsewhere = await scaffoldProject("ts", "sea-plugin");
   addThrowingLine(elsewhere);
-  const copy = await build({ projectDir: elsewhere, target: "linux-x86_64,darwin-arm64", verify: false, reproducibleCheck: true });
+  const copy = await build({
+    projectDir: elsewhere,
+    target: "linux-x86_64,darwin-arm64",
+    verify: false,
+    reproducibleCheck: true,
+  });
   assert.equal(copy.reproducible?.identical, true, JSON.stringify(copy.reproducible?.differences));
   assert.ok(copy.reproducible!.files >= 2 * 3 + 2, `${copy.reproducible!.files} files compared`);
   const { conditions } = copy.reproducible!;

@@ -42,7 +42,8 @@ test("the README's check table is the suite (npm run docs:readme rewrites it), e
   const readme = readFileSync(README, "utf8");
   assert.equal(withCheckTable(readme), readme);
   const table = checkTable();
-  for (const check of CHECKS) assert.ok(table.includes(`| \`${check.id}\` | ${check.description.replace(/\|/g, "\\|")} |`), check.id);
+  for (const check of CHECKS)
+    assert.ok(table.includes(`| \`${check.id}\` | ${check.description.replace(/\|/g, "\\|")} |`), check.id);
   assert.match(table, /\| `fuzz` \|/);
   assert.match(table, /\| `describe\.manifest-text` \|/);
 });

@@ -43,14 +43,25 @@ describe("a TypeScript project's CI install", { timeout: 20 * 60_000 }, () => {
   test("create-executa run from a source checkout: the lockfile is the registry's, written before the checkout is linked in", () => {
     const dir = join(root, "from-checkout");
     const out = created(run(process.execPath, [join(REPO_ROOT, "bin", "create-executa.js"), dir, ...CREATE], { env }));
-    assert.deepEqual(out.steps.map((s) => [s.step, s.status]), [["manifest", "done"], ["lockfile", "done"], ["install", "done"], ["git", "skipped"]], JSON.stringify(out.steps));
+    assert.deepEqual(
+      out.steps.map((s) => [s.step, s.status]),
+      [
+        ["manifest", "done"],
+        ["lockfile", "done"],
+        ["install", "done"],
+        ["git", "skipped"],
+      ],
+      JSON.stringify(out.steps),
+    );
     assert.equal(workflowInstall(dir).install, "npm ci");
     assertWorkflowInstallRuns(dir, local!.url, env);
   });
 
   test("--toolchain <tarball>", () => {
     const dir = join(root, "from-tarball");
-    const out = created(toolchain("create-executa", [dir, ...CREATE, `--toolchain=file:${installedToolchain().tarball}`], { env }));
+    const out = created(
+      toolchain("create-executa", [dir, ...CREATE, `--toolchain=file:${installedToolchain().tarball}`], { env }),
+    );
     assert.equal(out.steps.find((s) => s.step === "lockfile")?.status, "done", JSON.stringify(out.steps));
     assertWorkflowInstallRuns(dir, local!.url, env);
   });
@@ -71,7 +82,11 @@ describe("a TypeScript project's CI install", { timeout: 20 * 60_000 }, () => {
       const pkgPath = join(dir, "package.json");
       const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as Record<string, unknown>;
       writeFileSync(pkgPath, JSON.stringify({ ...pkg, devDependencies: { typescript: "6.0.3" } }, null, 2));
-      if (lockfile) assert.equal(run("npm", ["install", "--package-lock-only", "--no-audit", "--no-fund"], { cwd: dir, env }).status, 0);
+      if (lockfile)
+        assert.equal(
+          run("npm", ["install", "--package-lock-only", "--no-audit", "--no-fund"], { cwd: dir, env }).status,
+          0,
+        );
       const init = toolchain("executa", ["init", "--ci", "--json"], { cwd: dir, env });
       assert.equal(init.status, 0, init.output);
       assert.equal(workflowInstall(dir).install, lockfile ? "npm ci" : "npm install");

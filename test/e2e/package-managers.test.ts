@@ -99,7 +99,14 @@ for (const pm of PMS) {
       assert.equal(pkg.packageManager, pm === "bun" ? undefined : `${pm}@${versions[pm]}`);
       assert.equal(existsSync(join(dir, ".yarnrc.yml")), pm === "yarn");
       const workflow = readFileSync(join(dir, ".github", "workflows", "ci.yml"), "utf8");
-      assert.match(workflow, { pnpm: /pnpm install --frozen-lockfile/, yarn: /yarn install --immutable/, bun: /bun install --frozen-lockfile/ }[pm]);
+      assert.match(
+        workflow,
+        {
+          pnpm: /pnpm install --frozen-lockfile/,
+          yarn: /yarn install --immutable/,
+          bun: /bun install --frozen-lockfile/,
+        }[pm],
+      );
       assertWorkflowInstallRuns(dir, local!.url, env);
       const readme = readFileSync(join(dir, "README.md"), "utf8");
       for (const text of [readme, workflow]) assert.doesNotMatch(text, /(?<![\w-])(npx |npm (ci|test|run))/);

@@ -42,7 +42,9 @@ describe("from a local registry", { timeout: 15 * 60_000 }, () => {
     assert.equal(created.status, 0, created.output);
     const dir = join(root, "ts-plugin");
     assertWorkflowInstallRuns(dir, registry, env);
-    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
     assert.equal(pkg.devDependencies["create-executa"], `^${VERSION}`);
     const installed = run("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env });
     assert.equal(installed.status, 0, installed.output);

@@ -17,7 +17,9 @@ interface Step {
 
 /** The conformance job's setup-node step and the install step after it. */
 export function workflowInstall(dir: string): { setupNode: Step; install: string } {
-  const workflow = parse(readFileSync(join(dir, ".github", "workflows", "ci.yml"), "utf8")) as { jobs: Record<string, { steps: Step[] }> };
+  const workflow = parse(readFileSync(join(dir, ".github", "workflows", "ci.yml"), "utf8")) as {
+    jobs: Record<string, { steps: Step[] }>;
+  };
   const steps = workflow.jobs.conformance!.steps;
   const at = steps.findIndex((s) => s.uses?.startsWith("actions/setup-node@"));
   assert.ok(at >= 0, "the conformance job sets up Node");
@@ -34,12 +36,18 @@ export function workflowInstall(dir: string): { setupNode: Step; install: string
  */
 export function assertWorkflowInstallRuns(dir: string, registry: string, env: NodeJS.ProcessEnv): string {
   const checkout = join(dirname(dir), `${basename(dir)}-checkout`);
-  cpSync(dir, checkout, { recursive: true, filter: (path) => !["node_modules", "dist", ".git"].includes(basename(path)) });
+  cpSync(dir, checkout, {
+    recursive: true,
+    filter: (path) => !["node_modules", "dist", ".git"].includes(basename(path)),
+  });
   const { setupNode, install } = workflowInstall(checkout);
   const lockfile = join(checkout, "package-lock.json");
-  if (setupNode.with?.cache === "npm") assert.ok(existsSync(lockfile), "setup-node's npm cache needs package-lock.json");
+  if (setupNode.with?.cache === "npm")
+    assert.ok(existsSync(lockfile), "setup-node's npm cache needs package-lock.json");
   if (existsSync(lockfile)) {
-    const lock = JSON.parse(readFileSync(lockfile, "utf8")) as { packages: Record<string, { resolved?: string; link?: boolean }> };
+    const lock = JSON.parse(readFileSync(lockfile, "utf8")) as {
+      packages: Record<string, { resolved?: string; link?: boolean }>;
+    };
     for (const [path, entry] of Object.entries(lock.packages)) {
       if (path === "") continue;
       assert.ok(!entry.link, `${path} is a link in package-lock.json: ${entry.resolved}`);
@@ -48,9 +56,14 @@ export function assertWorkflowInstallRuns(dir: string, registry: string, env: No
   }
   const ran = run("sh", ["-c", install], { cwd: checkout, env });
   assert.equal(ran.status, 0, ran.output);
-  const pkg = JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")) as { devDependencies?: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")) as {
+    devDependencies?: Record<string, string>;
+  };
   if (existsSync(lockfile) && pkg.devDependencies?.["create-executa"]) {
-    assert.ok(!lstatSync(join(checkout, "node_modules", "create-executa")).isSymbolicLink(), "the toolchain is installed from the registry");
+    assert.ok(
+      !lstatSync(join(checkout, "node_modules", "create-executa")).isSymbolicLink(),
+      "the toolchain is installed from the registry",
+    );
   }
   return checkout;
 }

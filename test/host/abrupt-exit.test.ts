@@ -39,8 +39,14 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-test("executa test SIGKILLed mid-run: its plugins and the child that left their process group are gone within seconds", { skip: process.platform !== "linux" && "the watchdog reads /proc (Linux)", timeout: 120_000 }, async () => {
-  const executa = spawn(process.execPath, [EXECUTA, "test", "--json", "--", process.execPath, join(dir, "plugin.js")], { cwd: dir, stdio: "ignore" });
+test("executa test SIGKILLed mid-run: its plugins and the child that left their process group are gone within seconds", {
+  skip: process.platform !== "linux" && "the watchdog reads /proc (Linux)",
+  timeout: 120_000,
+}, async () => {
+  const executa = spawn(process.execPath, [EXECUTA, "test", "--json", "--", process.execPath, join(dir, "plugin.js")], {
+    cwd: dir,
+    stdio: "ignore",
+  });
   for (let i = 0; i < 200 && !running(`sleep ${MARK}`); i++) await sleep(50);
   assert.notEqual(running(`sleep ${MARK}`), "", "the plugin's detached child never started");
   await sleep(500);

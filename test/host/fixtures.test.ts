@@ -62,12 +62,16 @@ async function record(file: string, launch: LaunchSpec, invokes: [string, Record
 }
 
 /** The lines of a recording without what differs every run by nature: times, durations and the session's name. */
-const timeless = (file: string) => readFileSync(file, "utf8").trim().split("\n").map((l) => {
-  const { t: _t, session_id: _id, ...rest } = JSON.parse(l) as Record<string, unknown>;
-  const result = rest.result as Record<string, unknown> | undefined;
-  if (result && typeof result.duration_ms === "number") rest.result = { ...result, duration_ms: "(varies)" };
-  return rest;
-});
+const timeless = (file: string) =>
+  readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => {
+      const { t: _t, session_id: _id, ...rest } = JSON.parse(l) as Record<string, unknown>;
+      const result = rest.result as Record<string, unknown> | undefined;
+      if (result && typeof result.duration_ms === "number") rest.result = { ...result, duration_ms: "(varies)" };
+      return rest;
+    });
 
 describe("fixtures", () => {
   it("reads a harness recording: what concerns the plugin is replayed, app-level events are named", () => {
@@ -188,7 +192,13 @@ describe("fixtures", () => {
 
   it("the mock host's URLs are recorded with one stable base, and a recording that uploads, fetches and edits replays", async () => {
     const corpus: [string, [string, Record<string, unknown>][]][] = [
-      ["image-poster.mjs", [["make_poster", { prompt: "a cat" }], ["upload_artifact", { size_kib: 2 }]]],
+      [
+        "image-poster.mjs",
+        [
+          ["make_poster", { prompt: "a cat" }],
+          ["upload_artifact", { size_kib: 2 }],
+        ],
+      ],
       ["files-backup.mjs", [["backup_text", { text: "hello" }]]],
     ];
     for (const [plugin, invokes] of corpus) {
@@ -200,9 +210,17 @@ describe("fixtures", () => {
       assert.ok(text.includes(`${TRANSCRIPT_URL_BASE}/get/`), text.slice(0, 2000));
       const again = join(dir, `urls-again-${plugin}.jsonl`);
       await record(again, launch, invokes);
-      assert.deepEqual(timeless(again), timeless(file), "two recordings of the same session are the same, ids and URLs included");
+      assert.deepEqual(
+        timeless(again),
+        timeless(file),
+        "two recordings of the same session are the same, ids and URLs included",
+      );
       const replay = await runChecks(launch, { only: ["fixtures"], fixtures: file });
-      assert.deepEqual(replay.results.map((r) => [r.id, r.status]), [[`fixtures/urls-${plugin}`, "pass"]], JSON.stringify(replay.results));
+      assert.deepEqual(
+        replay.results.map((r) => [r.id, r.status]),
+        [[`fixtures/urls-${plugin}`, "pass"]],
+        JSON.stringify(replay.results),
+      );
     }
   });
 
@@ -210,9 +228,27 @@ describe("fixtures", () => {
     const launch = pluginLaunch("../plugins/node/files-backup.mjs");
     const file = join(dir, "appended.jsonl");
     await record(file, launch, [["backup_text", { text: "one" }]]);
-    await record(file, launch, [["backup_text", { text: "two" }], ["list_backups", {}]]);
-    assert.deepEqual(readFixture(file).exchanges.map((x) => [x.session, x.method]), [[1, "initialize"], [1, "describe"], [1, "invoke"], [2, "initialize"], [2, "describe"], [2, "invoke"], [2, "invoke"]]);
+    await record(file, launch, [
+      ["backup_text", { text: "two" }],
+      ["list_backups", {}],
+    ]);
+    assert.deepEqual(
+      readFixture(file).exchanges.map((x) => [x.session, x.method]),
+      [
+        [1, "initialize"],
+        [1, "describe"],
+        [1, "invoke"],
+        [2, "initialize"],
+        [2, "describe"],
+        [2, "invoke"],
+        [2, "invoke"],
+      ],
+    );
     const replay = await runChecks(launch, { only: ["fixtures"], fixtures: file });
-    assert.deepEqual(replay.results.map((r) => [r.id, r.status]), [["fixtures/appended", "pass"]], JSON.stringify(replay.results));
+    assert.deepEqual(
+      replay.results.map((r) => [r.id, r.status]),
+      [["fixtures/appended", "pass"]],
+      JSON.stringify(replay.results),
+    );
   });
 });

@@ -44,12 +44,31 @@ export const TOOLS = {
     install: "apt-get install qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross",
   },
   shellcheck: { present: runs("shellcheck", "--version"), install: "apt-get install shellcheck" },
-  script: { present: runs("script", "--version"), install: "apt-get install util-linux (script(1) gives a command a pseudo-terminal)" },
-  platform: { present: () => platformVenv() !== undefined, install: "node scripts/install-platform.mjs (Anna's platform packages at data/platform-packages.json's pins, in a venv)" },
-  pnpm: { present: runs(join(NODE_BIN, "pnpm"), "--version"), install: "npm ci (pnpm is a devDependency of this repository)" },
-  yarn: { present: runs(join(NODE_BIN, "yarn"), "--version"), install: "npm ci (yarn is a devDependency of this repository)" },
-  bun: { present: runs(join(NODE_BIN, "bun"), "--version"), install: "npm ci (bun is a devDependency of this repository)" },
-  actionlint: { present: runs("actionlint", "--version"), install: "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 (and put $(go env GOPATH)/bin on PATH)" },
+  script: {
+    present: runs("script", "--version"),
+    install: "apt-get install util-linux (script(1) gives a command a pseudo-terminal)",
+  },
+  platform: {
+    present: () => platformVenv() !== undefined,
+    install:
+      "node scripts/install-platform.mjs (Anna's platform packages at data/platform-packages.json's pins, in a venv)",
+  },
+  pnpm: {
+    present: runs(join(NODE_BIN, "pnpm"), "--version"),
+    install: "npm ci (pnpm is a devDependency of this repository)",
+  },
+  yarn: {
+    present: runs(join(NODE_BIN, "yarn"), "--version"),
+    install: "npm ci (yarn is a devDependency of this repository)",
+  },
+  bun: {
+    present: runs(join(NODE_BIN, "bun"), "--version"),
+    install: "npm ci (bun is a devDependency of this repository)",
+  },
+  actionlint: {
+    present: runs("actionlint", "--version"),
+    install: "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 (and put $(go env GOPATH)/bin on PATH)",
+  },
 } satisfies Record<string, Tool>;
 
 export type ToolName = keyof typeof TOOLS;

@@ -18,7 +18,11 @@ export const FULL_TIER: readonly string[] = [
 ];
 
 /** Files that publish to the local registry: the runner starts one verdaccio for all of them. */
-export const REGISTRY_FILES: readonly string[] = ["test/e2e/registry.test.js", "test/e2e/package-managers.test.js", "test/e2e/lockfile.test.js"];
+export const REGISTRY_FILES: readonly string[] = [
+  "test/e2e/registry.test.js",
+  "test/e2e/package-managers.test.js",
+  "test/e2e/lockfile.test.js",
+];
 
 /** Recorded per-file durations (seconds) that schedule the longest files first. */
 export const DURATIONS_FILE = "test/durations.json";

@@ -50,12 +50,18 @@ process.on("SIGTERM", () => process.exit(0));
 `,
 );
 
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const rssMiB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
 /** GET /events on a raw socket that reads nothing after the headers (its kernel buffers fill, then the server's). */
-function stalledClient(port: number, token: string): Promise<{ socket: Socket; received: () => number; ended: Promise<void> }> {
+function stalledClient(
+  port: number,
+  token: string,
+): Promise<{ socket: Socket; received: () => number; ended: Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: "127.0.0.1", port }, () => socket.write(`GET /events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Executa-Token: ${token}\r\n\r\n`));
+    const socket = connect({ host: "127.0.0.1", port }, () =>
+      socket.write(`GET /events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Executa-Token: ${token}\r\n\r\n`),
+    );
     let received = 0;
     const ended = new Promise<void>((done) => socket.once("end", () => done()).once("close", () => done()));
     socket.on("data", (chunk: Buffer) => {
@@ -80,7 +86,11 @@ function readingClient(port: number, token: string): { text: () => string; drops
   let stopped = false;
   const open = () => {
     const req = request({ host: "127.0.0.1", port, path: "/events", headers: { "X-Executa-Token": token } }, (res) => {
-      res.on("data", (chunk: Buffer) => (text = text.slice(-64 * 1024) + chunk.toString("latin1", Math.max(0, chunk.length - 64 * 1024))));
+      res.on(
+        "data",
+        (chunk: Buffer) =>
+          (text = text.slice(-64 * 1024) + chunk.toString("latin1", Math.max(0, chunk.length - 64 * 1024))),
+      );
       res.on("close", () => {
         if (stopped) return;
         drops++;
@@ -95,9 +105,17 @@ function readingClient(port: number, token: string): { text: () => string; drops
 }
 
 const invoke = (port: number, token: string, tool: string, args: object) =>
-  rawRequest(port, { method: "POST", path: "/api/invoke", headers: { "X-Executa-Token": token, "Content-Type": "application/json" }, body: JSON.stringify({ tool, arguments: args }) });
+  rawRequest(port, {
+    method: "POST",
+    path: "/api/invoke",
+    headers: { "X-Executa-Token": token, "Content-Type": "application/json" },
+    body: JSON.stringify({ tool, arguments: args }),
+  });
 
-test(`a ${FLOOD_MIB} MiB stderr flood with a stalled /events client: the inspector stays under ${RSS_BOUND_MIB} MiB, drops the stalled client, and a reading one gets the events after it`, { skip: process.platform !== "linux" && "reads /proc", timeout: 300_000 }, async () => {
+test(`a ${FLOOD_MIB} MiB stderr flood with a stalled /events client: the inspector stays under ${RSS_BOUND_MIB} MiB, drops the stalled client, and a reading one gets the events after it`, {
+  skip: process.platform !== "linux" && "reads /proc",
+  timeout: 300_000,
+}, async () => {
   const running = await startInspect(dir, ["--", process.execPath, "plugin.js"]);
   try {
     const pid = running.child.pid!;
@@ -118,12 +136,21 @@ test(`a ${FLOOD_MIB} MiB stderr flood with a stalled /events client: the inspect
     clearInterval(sampler);
     reading.stop();
     assert.ok(peak < RSS_BOUND_MIB, `the inspector's RSS reached ${peak.toFixed(0)} MiB`);
-    assert.ok(reading.text().includes(word), `the reading client did not get the events after the flood (dropped ${reading.drops()} time(s))`);
+    assert.ok(
+      reading.text().includes(word),
+      `the reading client did not get the events after the flood (dropped ${reading.drops()} time(s))`,
+    );
     // Read what the stalled client was sent: a bounded amount, then the end (the server dropped it).
     stalled.socket.resume();
-    const ended = await Promise.race([stalled.ended.then(() => true), new Promise((r) => setTimeout(() => r(false), 20_000))]);
+    const ended = await Promise.race([
+      stalled.ended.then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 20_000)),
+    ]);
     assert.equal(ended, true, "the stalled client is still connected");
-    assert.ok(stalled.received() < 64 * 1024 * 1024, `the stalled client was sent ${(stalled.received() / 1024 / 1024).toFixed(0)} MiB`);
+    assert.ok(
+      stalled.received() < 64 * 1024 * 1024,
+      `the stalled client was sent ${(stalled.received() / 1024 / 1024).toFixed(0)} MiB`,
+    );
   } finally {
     await running.interrupt();
   }

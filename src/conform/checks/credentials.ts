@@ -68,7 +68,10 @@ export const credentialsCheck: Check = {
       );
     }
     // Nothing changed with the context: does the plugin read the environment instead?
-    const [envA, envB] = await Promise.all([ctx.invokingSession({ env: ctx.credentials(0) }), ctx.invokingSession({ env: ctx.credentials(1) })]);
+    const [envA, envB] = await Promise.all([
+      ctx.invokingSession({ env: ctx.credentials(0) }),
+      ctx.invokingSession({ env: ctx.credentials(1) }),
+    ]);
     for (const tool of ctx.eachTool()) {
       if (await dependsOn((v) => answer(v === 0 ? envA : envB, ctx, tool))) {
         const f = new Findings();

@@ -76,12 +76,18 @@ export const invalidArgumentsCheck: Check = {
     tools: for (const tool of ctx.eachTool()) {
       for (const call of brokenCalls(tool)) {
         calls++;
-        const r = await answerOf(session, call.tool, call.arguments, { timeoutMs: Math.min(ctx.toolTimeoutMs(tool), ctx.waits.answerMs), credentials: ctx.credentials() });
+        const r = await answerOf(session, call.tool, call.arguments, {
+          timeoutMs: Math.min(ctx.toolTimeoutMs(tool), ctx.waits.answerMs),
+          credentials: ctx.credentials(),
+        });
         if (isLost(r)) {
           f.fail(`${call.tool} with ${call.what}: ${r.lost}`, r.rule);
           if (!session.alive) break tools;
         } else if (call.expect === "invalid-params" && errorCode(r.frame) !== RpcError.InvalidParams) {
-          f.warn(`${call.tool} with ${call.what}: expected error -32602, got ${show(r.frame.error ?? r.frame.result, 200)}`, Rule.errorFrameTip);
+          f.warn(
+            `${call.tool} with ${call.what}: expected error -32602, got ${show(r.frame.error ?? r.frame.result, 200)}`,
+            Rule.errorFrameTip,
+          );
         }
       }
     }

@@ -78,7 +78,11 @@ export const describeCheck: Check = {
     const f = new Findings();
     const errors = diagnostics.filter((x) => x.severity === "error");
     for (const d of errors.slice(0, SHOWN_DIAGNOSTICS)) {
-      if (d.path === "$.name") f.warn(`the manifest has no name: the host identifies a plugin by its tool_id, but tools that read the manifest (and older hosts) expect one`, Rule.manifestName);
+      if (d.path === "$.name")
+        f.warn(
+          `the manifest has no name: the host identifies a plugin by its tool_id, but tools that read the manifest (and older hosts) expect one`,
+          Rule.manifestName,
+        );
       else if (breaksSpec(d)) f.fail(formatDiagnostic(d), Rule.manifestFields);
       else f.warn(formatDiagnostic(d), Rule.manifestAdvice);
     }
@@ -87,7 +91,9 @@ export const describeCheck: Check = {
     else if (unshown.length) f.warn(`... and ${unshown.length} more error(s)`, Rule.manifestAdvice);
     const notes = diagnostics.filter((d) => d.severity === "warning");
     const shownNotes = notes.slice(0, SHOWN_DIAGNOSTICS).map(formatDiagnostic).join("; ");
-    return f.outcome(`${describe.ms} ms${notes.length ? `; ${notes.length} note(s): ${shownNotes}${notes.length > SHOWN_DIAGNOSTICS ? "; ..." : ""}` : ""}`);
+    return f.outcome(
+      `${describe.ms} ms${notes.length ? `; ${notes.length} note(s): ${shownNotes}${notes.length > SHOWN_DIAGNOSTICS ? "; ..." : ""}` : ""}`,
+    );
   },
 };
 

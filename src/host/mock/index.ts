@@ -4,9 +4,8 @@ import { DEFAULT_CANNED_TEXT } from "./mock-host.js";
 
 export { MockHost, DEFAULT_CANNED_TEXT, replayable } from "./mock-host.js";
 export { TRANSCRIPT_URL_BASE } from "./transcript-urls.js";
-export { MockRuleSet, loadRules, parseRules, promptText, type MockRule, type UnusedRule } from "./rules.js";
-export { SCOPES, type Scope, type KvEntry, type KvItem, type KvStore } from "./kv.js";
-export type { FileEntry, FileItem, FileStore } from "./file-store.js";
+export { MockRuleSet, loadRules, parseRules, type UnusedRule } from "./rules.js";
+export { SCOPES, type Scope } from "./kv.js";
 export { SCHEMA_LIMITS } from "../../protocol/index.js";
 export { METHODS as REVERSE_METHODS } from "./namespaces.js";
 export type {

@@ -24,7 +24,15 @@ import { SamplingService } from "./sampling.js";
 import { MockServer } from "./server.js";
 import { StorageService } from "./storage.js";
 import { swapUrlBase, TRANSCRIPT_URL_BASE } from "./transcript-urls.js";
-import type { Answer, ErrorBody, MockHostOptions, ReverseContext, ReverseObserver, ReverseRecord, SamplingMode } from "./types.js";
+import type {
+  Answer,
+  ErrorBody,
+  MockHostOptions,
+  ReverseContext,
+  ReverseObserver,
+  ReverseRecord,
+  SamplingMode,
+} from "./types.js";
 import { UploadService } from "./upload.js";
 import { handleWeb } from "./web.js";
 

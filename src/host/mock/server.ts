@@ -39,7 +39,10 @@ export class MockServer {
   private readonly tickets = new Map<string, PutTicket>();
   private readonly links = new Map<string, GetLink>();
 
-  constructor(private readonly clock: () => number, private readonly ids: IdSource) {}
+  constructor(
+    private readonly clock: () => number,
+    private readonly ids: IdSource,
+  ) {}
 
   /** A presigned PUT URL for this ticket. */
   async putUrl(ticket: PutTicket): Promise<string> {
@@ -77,16 +80,19 @@ export class MockServer {
   /** The URLs' base, starting the server if it is not listening yet. */
   base(): Promise<string> {
     if (this.closed) return Promise.reject(new Error("the mock host is closed"));
-    this.starting ??= import("node:http").then(({ createServer }) => new Promise((resolve, reject) => {
-      const server = createServer((req, res) => this.serve(req, res));
-      server.on("error", reject);
-      server.listen(0, "127.0.0.1", () => {
-        server.unref();
-        this.server = server;
-        this.listeningBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${this.token}`;
-        resolve(this.listeningBase);
-      });
-    }));
+    this.starting ??= import("node:http").then(
+      ({ createServer }) =>
+        new Promise((resolve, reject) => {
+          const server = createServer((req, res) => this.serve(req, res));
+          server.on("error", reject);
+          server.listen(0, "127.0.0.1", () => {
+            server.unref();
+            this.server = server;
+            this.listeningBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${this.token}`;
+            resolve(this.listeningBase);
+          });
+        }),
+    );
     return this.starting;
   }
 

@@ -84,7 +84,12 @@ export function exportFixture(inspector: Inspector, include: number[] | undefine
       .map((c) => c.index);
   const lines: string[] = [];
   const { launch } = inspector.options;
-  const recorder = new HarnessRecorder((line) => lines.push(line), { plugin: [launch.command, ...launch.args].join(" "), recorder: "executa inspect" }, inspector.started, inspector.workbench.mockHost);
+  const recorder = new HarnessRecorder(
+    (line) => lines.push(line),
+    { plugin: [launch.command, ...launch.args].join(" "), recorder: "executa inspect" },
+    inspector.started,
+    inspector.workbench.mockHost,
+  );
   for (const index of [...new Set(chosen)].sort((a, b) => a - b)) {
     const x = inspector.exchanges[index];
     if (!x) throw new HttpError(400, `no exchange ${index} (there are ${inspector.exchanges.length})`);

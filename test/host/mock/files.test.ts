@@ -251,11 +251,23 @@ describe("the local server", () => {
 describe("host/uploadFile", () => {
   it("uploads inline under a key naming the plugin's tool id and the invoke, and serves the download URL", async () => {
     const host = newHost();
-    const upload = { mode: "inline", filename: "poster.png", mime_type: "image/png", content_b64: Buffer.from("PNGDATA").toString("base64"), purpose: "user_artifact" };
-    const r = result<Uploaded>(await call(host, "host/uploadFile", upload, { ctx: { ...ctx(["a"]), toolId: "image-poster" } }));
+    const upload = {
+      mode: "inline",
+      filename: "poster.png",
+      mime_type: "image/png",
+      content_b64: Buffer.from("PNGDATA").toString("base64"),
+      purpose: "user_artifact",
+    };
+    const r = result<Uploaded>(
+      await call(host, "host/uploadFile", upload, { ctx: { ...ctx(["a"]), toolId: "image-poster" } }),
+    );
     assert.equal(r.r2_key, "exec-uploads/dev/mock-user/image-poster/a/image/poster.png");
     const beforeDescribe = result<Uploaded>(await call(host, "host/uploadFile", upload));
-    assert.equal(beforeDescribe.r2_key, "exec-uploads/dev/mock-user/t/a/image/poster.png", "before a describe named the plugin, the invoked tool's name");
+    assert.equal(
+      beforeDescribe.r2_key,
+      "exec-uploads/dev/mock-user/t/a/image/poster.png",
+      "before a describe named the plugin, the invoked tool's name",
+    );
     assert.equal(r.size_bytes, 7);
     assert.equal(await (await fetch(r.download_url)).text(), "PNGDATA");
   });

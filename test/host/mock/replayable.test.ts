@@ -20,11 +20,15 @@ interface Begin {
 
 /** One files/ upload and its download URL, and an agent session, as a plugin would ask for them. */
 async function session(host: MockHost) {
-  const begin = result<Begin>(await call(host, "files/upload_begin", { path: "notes/a.txt", scope: "user", content_type: "text/plain" }));
+  const begin = result<Begin>(
+    await call(host, "files/upload_begin", { path: "notes/a.txt", scope: "user", content_type: "text/plain" }),
+  );
   const put = await fetch(begin.put_url, { method: "PUT", headers: { "Content-Type": "text/plain" }, body: "hello" });
   assert.equal(put.status, 200);
   result(await call(host, "files/upload_complete", { path: "notes/a.txt", scope: "user" }));
-  const download = result<{ url: string }>(await call(host, "files/download_url", { path: "notes/a.txt", scope: "user" }));
+  const download = result<{ url: string }>(
+    await call(host, "files/download_url", { path: "notes/a.txt", scope: "user" }),
+  );
   const agent = result<{ app_session_uuid: string }>(await call(host, "agent/session.create", { kind: "agent" }));
   return { begin, download, agent, invokeId: host.ids.next("invoke") };
 }

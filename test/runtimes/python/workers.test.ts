@@ -60,14 +60,18 @@ out["threads_at_end"] = invoke_threads()
 print(json.dumps(out))
 `;
 
-test("Python runtime workers: quick invokes reuse one thread; at most `limit` run, the rest wait their turn; a raising job keeps its thread", requires("python3"), async () => {
-  const run = await exec("python3", ["-c", SCRIPT, join(RUNTIME)], { timeoutMs: 30_000 });
-  assert.equal(run.code, 0, run.stderr);
-  assert.deepEqual(JSON.parse(run.stdout), {
-    threads_after_sequential: 1,
-    started_at_limit: 3,
-    started_after_release: 5,
-    served_after_raise: true,
-    threads_at_end: 3,
-  });
-});
+test(
+  "Python runtime workers: quick invokes reuse one thread; at most `limit` run, the rest wait their turn; a raising job keeps its thread",
+  requires("python3"),
+  async () => {
+    const run = await exec("python3", ["-c", SCRIPT, join(RUNTIME)], { timeoutMs: 30_000 });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), {
+      threads_after_sequential: 1,
+      started_at_limit: 3,
+      started_after_release: 5,
+      served_after_raise: true,
+      threads_at_end: 3,
+    });
+  },
+);
