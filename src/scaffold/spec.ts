@@ -10,6 +10,7 @@ import {
 } from "../project/index.js";
 import goStd from "../../data/generated/go-std-packages.json" with { type: "json" };
 import pythonStdlib from "./python-stdlib.json" with { type: "json" };
+import { PYTHON_KEYWORDS, PYTHON_SOFT_KEYWORDS } from "./python-keywords.js";
 
 export { resolveLanguage, type Language } from "../project/index.js";
 
@@ -40,46 +41,6 @@ export interface ProjectSpec {
   version: string;
 }
 
-const PY_KEYWORDS = new Set([
-  "False",
-  "None",
-  "True",
-  "and",
-  "as",
-  "assert",
-  "async",
-  "await",
-  "break",
-  "class",
-  "continue",
-  "def",
-  "del",
-  "elif",
-  "else",
-  "except",
-  "finally",
-  "for",
-  "from",
-  "global",
-  "if",
-  "import",
-  "in",
-  "is",
-  "lambda",
-  "nonlocal",
-  "not",
-  "or",
-  "pass",
-  "raise",
-  "return",
-  "try",
-  "while",
-  "with",
-  "yield",
-  "case",
-  "match",
-  "type",
-]);
 const PY_STDLIB = new Set<string>(pythonStdlib);
 const NPM_RESERVED = new Set(["node_modules", "favicon.ico", ...builtinModules]);
 const GO_STD = new Set<string>(goStd.packages);
@@ -106,7 +67,8 @@ export function nameProblem(name: string, lang?: Language): string | undefined {
   }
   if (lang === "ts" && NPM_RESERVED.has(name)) return `'${name}' is reserved on npm (a Node built-in module)`;
   const mod = pythonModuleOf(name);
-  if (lang === "python" && PY_KEYWORDS.has(mod)) return `'${mod}' is a Python keyword and cannot be imported`;
+  if (lang === "python" && (PYTHON_KEYWORDS.has(mod) || PYTHON_SOFT_KEYWORDS.has(mod)))
+    return `'${mod}' is a Python keyword and cannot be imported`;
   if (lang === "python" && PY_STDLIB.has(mod))
     return `'${mod}' would shadow Python's standard library module of that name`;
   return undefined;

@@ -1,6 +1,7 @@
 /** The names `add tool` derives from a tool's name, and the ones each language refuses. */
 import { ExecutaError } from "../../common/errors.js";
 import type { Language } from "../../project/index.js";
+import { PYTHON_KEYWORDS } from "../python-keywords.js";
 import type { ToolParam } from "./params.js";
 
 /** Letters and digits in words joined by single `_` or `-` (a manifest tool name every language can spell as an identifier). */
@@ -59,44 +60,6 @@ const TS_RESERVED = new Set([
   "eval",
 ]);
 
-const PY_RESERVED = new Set([
-  "False",
-  "None",
-  "True",
-  "and",
-  "as",
-  "assert",
-  "async",
-  "await",
-  "break",
-  "class",
-  "continue",
-  "def",
-  "del",
-  "elif",
-  "else",
-  "except",
-  "finally",
-  "for",
-  "from",
-  "global",
-  "if",
-  "import",
-  "in",
-  "is",
-  "lambda",
-  "nonlocal",
-  "not",
-  "or",
-  "pass",
-  "raise",
-  "return",
-  "try",
-  "while",
-  "with",
-  "yield",
-]);
-
 /** The function name in TypeScript and Python: `fetch-weather` -> `fetch_weather`. */
 export function functionName(tool: string): string {
   return tool.replaceAll("-", "_");
@@ -129,7 +92,7 @@ export function checkNames(lang: Language, tool: string, params: readonly ToolPa
       `'${tool}' is a reserved word in TypeScript and cannot name the tool's function`,
       `choose another name, e.g. ${tool}_tool`,
     );
-  if (lang === "python" && (PY_RESERVED.has(fn) || fn === "tool")) {
+  if (lang === "python" && (PYTHON_KEYWORDS.has(fn) || fn === "tool")) {
     refuse(
       `'${tool}' ${fn === "tool" ? "would hide the @tool decorator in its module" : "is a Python keyword"} and cannot name the tool's function`,
       `choose another name, e.g. ${tool}_tool`,
@@ -138,7 +101,7 @@ export function checkNames(lang: Language, tool: string, params: readonly ToolPa
   for (const p of params) {
     if (lang === "ts" && TS_RESERVED.has(p.name))
       refuse(`parameter '${p.name}' is a reserved word in TypeScript`, "choose another parameter name");
-    if (lang === "python" && PY_RESERVED.has(p.name))
+    if (lang === "python" && PYTHON_KEYWORDS.has(p.name))
       refuse(`parameter '${p.name}' is a Python keyword`, "choose another parameter name");
     if (lang === "python" && p.name === "ctx")
       refuse("parameter 'ctx' is the name the Python runtime gives the tool context", "choose another parameter name");
