@@ -40,9 +40,13 @@ print(json.dumps(out))
 
 const quote = (s: string) => (/^[\w./:=@-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, "\\$1")}"`);
 
+/** A project whose .venv uv made and keeps (it has no pip): `uv sync` installs into it. */
+export const isUvManaged = (projectDir: string): boolean =>
+  projectVenv(projectDir) !== undefined && existsSync(join(projectDir, "uv.lock"));
+
 /** The command that installs the project and its dependencies into `python`'s environment. */
 export function installCommand(projectDir: string, python: string): string {
-  if (projectVenv(projectDir) && existsSync(join(projectDir, "uv.lock"))) return "uv sync --extra build";
+  if (isUvManaged(projectDir)) return "uv sync --extra build";
   return `${quote(python)} -m pip install -e .`;
 }
 

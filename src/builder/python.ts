@@ -9,7 +9,7 @@ import { ExecutaError } from "../common/errors.js";
 import { exec, tail } from "../common/exec.js";
 import { MANIFEST_PATH, projectVenv, requirePython, type PythonEntry } from "../project/index.js";
 import type { PlatformKey } from "../protocol/index.js";
-import { checkFrozenImports } from "./python-deps.js";
+import { checkFrozenImports, isUvManaged } from "./python-deps.js";
 import { writeDeferredHooks } from "./python-hooks.js";
 import { toolchainVersion } from "./targets/index.js";
 
@@ -35,12 +35,12 @@ export async function pythonTool(projectDir: string): Promise<PythonTool> {
     { cwd: projectDir },
   );
   if (result.code !== 0) {
-    const venv = projectVenv(projectDir);
-    throw new ExecutaError(`PyInstaller is not installed for ${python}`, {
-      hint: venv
-        ? `install it into the project's virtual environment: \`${python} -m pip install "pyinstaller==${toolchainVersion("pyinstaller")}"\` (or \`uv sync --extra build\`)`
-        : "run the build as `uv run --with pyinstaller executa build`, or install the project's build extra (`pip install -e '.[build]'`)",
-    });
+    const hint = isUvManaged(projectDir)
+      ? "install the project's build extra into its virtual environment: `uv sync --extra build`"
+      : projectVenv(projectDir)
+        ? `install it into the project's virtual environment: \`${python} -m pip install "pyinstaller==${toolchainVersion("pyinstaller")}"\``
+        : "run the build as `uv run --with pyinstaller executa build`, or install the project's build extra (`pip install -e '.[build]'`)";
+    throw new ExecutaError(`PyInstaller is not installed for ${python}`, { hint });
   }
   const [pyinstallerVersion = "", pythonVersion = ""] = result.stdout
     .trim()

@@ -198,7 +198,7 @@ test("Python: the project's .venv runs PyInstaller, so its packages are bundled 
 });
 
 test(
-  "Python: a .venv without PyInstaller is an error that says how to install it there",
+  "Python: a .venv without PyInstaller is an error that says how to install it there (uv's command for a venv uv keeps)",
   requires("python3"),
   async () => {
     const dir = await project("no-pyinstaller");
@@ -206,6 +206,12 @@ test(
     await assert.rejects(build({ projectDir: dir }), (e: Error & { hint?: string }) => {
       assert.match(e.message, /PyInstaller is not installed for .*\.venv/);
       assert.match(e.hint ?? "", /\.venv.* -m pip install "pyinstaller/);
+      return true;
+    });
+    // A venv uv made has no pip: the hint is uv's.
+    writeFileSync(join(dir, "uv.lock"), "version = 1\n");
+    await assert.rejects(build({ projectDir: dir }), (e: Error & { hint?: string }) => {
+      assert.equal(e.hint, "install the project's build extra into its virtual environment: `uv sync --extra build`");
       return true;
     });
     assert.equal(existsSync(join(dir, "dist")), false);
