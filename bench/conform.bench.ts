@@ -6,12 +6,13 @@
  * per second.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fuzzSession, generateCases, runChecks } from "../src/conform/index.js";
 import { detectLaunch, prepareLaunch, Session, type LaunchSpec } from "../src/host/index.js";
+import { watchMemory } from "../test/support/memory.js";
 import { fmt, median, ratio, table } from "./lib.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -89,20 +90,10 @@ function executaTest(
       ...(env && { env: { ...process.env, ...env } }),
     });
     let out = "";
-    let peak = 0;
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    const sample = setInterval(() => {
-      try {
-        peak = Math.max(
-          peak,
-          Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
-        );
-      } catch {
-        // between samples it exited
-      }
-    }, 20);
+    const stopSampling = watchMemory(child.pid!, 20);
     child.on("close", () => {
-      clearInterval(sample);
+      const peak = stopSampling();
       try {
         const report = JSON.parse(out) as { results: { status: string }[] };
         const count = (s: string) => report.results.filter((r) => r.status === s).length;

@@ -1,6 +1,6 @@
 /** Small helpers the benchmarks share: timing, plugin round trips, tables. */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { memoryKiB } from "../test/support/memory.js";
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -79,13 +79,6 @@ export async function startMs(launch: Launch, invoke: object): Promise<{ describ
   if (!JSON.parse(line).result) throw new Error(`invoke failed: ${line}`);
   await plugin.close();
   return { describe, firstInvoke };
-}
-
-/** A process's resident memory now and at its peak, in KiB (Linux: /proc/<pid>/status). */
-export function memoryKiB(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return { rss: field("VmRSS"), peak: field("VmHWM") };
 }
 
 /** `count` sequential round trips of one frame: their milliseconds, and the plugin's memory after them (Linux). */

@@ -7,8 +7,8 @@
  * runs the templates' runtime on the same tool as the hand-written plugin, where these test plugins
  * carry every test tool and its imports.
  */
-import { readFileSync } from "node:fs";
 import { goPlugin, pythonPlugin, tsPlugin } from "../test/runtimes/helpers.js";
+import { memoryKiB } from "../test/support/memory.js";
 import { fmt, LinePlugin, table, type Launch } from "./lib.js";
 
 const STALLED_ANSWERS = 800;
@@ -16,13 +16,6 @@ const STALLED_ANSWER_BYTES = 400 * 1024;
 const CONCURRENT = 1000;
 
 const RUNTIMES: Record<string, () => Launch> = { ts: tsPlugin, python: pythonPlugin, go: goPlugin };
-
-/** VmRSS or VmHWM (peak) of a process, in MiB (Linux). */
-function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return kb / 1024;
-}
 
 const invoke = (id: number, tool: string, args: object) => ({
   jsonrpc: "2.0",
@@ -39,7 +32,7 @@ async function rssStalled(launch: Launch): Promise<number> {
   plugin.child.stdout.pause();
   for (let i = 1; i <= STALLED_ANSWERS; i++) plugin.send(invoke(i, "big", { bytes: STALLED_ANSWER_BYTES }));
   await new Promise((resolve) => setTimeout(resolve, 3000));
-  const peak = rssMb(plugin.child.pid!, "VmHWM");
+  const peak = memoryKiB(plugin.child.pid!).peak / 1024;
   plugin.child.stdin.on("error", () => undefined); // the requests it never read
   plugin.child.kill("SIGKILL");
   return peak;

@@ -5,11 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { PACKAGE_ROOT } from "../../src/common/package-info.js";
+import { writeDetachingPlugin } from "../support/detaching-plugin.js";
 
 const EXECUTA = join(PACKAGE_ROOT, "bin", "executa.js");
 const dir = mkdtempSync(join(tmpdir(), "executa-abrupt-"));
@@ -20,22 +21,7 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-writeFileSync(
-  join(dir, "plugin.js"),
-  `const { spawn } = require("node:child_process");
-spawn("sleep", [${JSON.stringify(MARK)}], { detached: true, stdio: "ignore" }).unref();
-const manifest = { name: "abrupt", display_name: "Abrupt", version: "1.0.0", description: "Starts a helper in its own session.", tools: [{ name: "wait", description: "Answers after a long while.", parameters: [] }] };
-require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
-  let m; try { m = JSON.parse(line); } catch { return; }
-  if (m.id === undefined) return;
-  const reply = (body) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, ...body }) + "\\n");
-  if (m.method === "describe") reply({ result: manifest });
-  else if (m.method === "health") reply({ result: { status: "ready" } });
-  else if (m.method === "invoke") setTimeout(() => reply({ result: { success: true, data: {}, duration_ms: 0 } }), 600000);
-  else reply({ error: { code: -32601, message: "Method not found" } });
-});
-`,
-);
+writeDetachingPlugin(dir, MARK, { name: "abrupt", tool: "wait", answerAfterMs: 600000, exitsWhenAsked: false });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Session } from "../../src/host/index.js";
 import { EXECUTA, PLUGINS } from "./helpers.js";
+import { watchMemory } from "../support/memory.js";
 
 const HOSTILE = join(PLUGINS, "node", "hostile.mjs");
 const LINUX = process.platform === "linux";
@@ -40,21 +41,11 @@ function executaTest(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> 
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
-    let peak = 0;
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.resume();
-    const timer = setInterval(() => {
-      try {
-        peak = Math.max(
-          peak,
-          Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
-        );
-      } catch {
-        // exited
-      }
-    }, 50);
+    const stopSampling = watchMemory(child.pid!, 50);
     child.on("close", (code) => {
-      clearInterval(timer);
+      const peak = stopSampling();
       const lines = stdout.trim().split("\n");
       assert.equal(lines.length, 1, `--json prints exactly one line: ${stdout.slice(0, 500)}`);
       resolve({

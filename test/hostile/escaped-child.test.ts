@@ -4,11 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { PACKAGE_ROOT } from "../../src/common/package-info.js";
+import { writeDetachingPlugin } from "../support/detaching-plugin.js";
 
 const EXECUTA = join(PACKAGE_ROOT, "bin", "executa.js");
 const dir = mkdtempSync(join(tmpdir(), "executa-escape-"));
@@ -19,23 +20,7 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-writeFileSync(
-  join(dir, "plugin.js"),
-  `const { spawn } = require("node:child_process");
-spawn("sleep", [${JSON.stringify(MARK)}], { detached: true, stdio: "ignore" }).unref();
-const manifest = { name: "escape", display_name: "Escape", version: "1.0.0", description: "Starts a helper in its own session.", tools: [{ name: "noop", description: "Does nothing.", parameters: [] }] };
-require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
-  let m; try { m = JSON.parse(line); } catch { return; }
-  if (m.id === undefined) return;
-  const reply = (body) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, ...body }) + "\\n");
-  if (m.method === "describe") reply({ result: manifest });
-  else if (m.method === "health") reply({ result: { status: "ready" } });
-  else if (m.method === "invoke") reply({ result: { success: true, data: {}, duration_ms: 0 } });
-  else reply({ error: { code: -32601, message: "Method not found" } });
-}).on("close", () => process.exit(0));
-process.on("SIGTERM", () => process.exit(0));
-`,
-);
+writeDetachingPlugin(dir, MARK, { name: "escape", tool: "noop", answerAfterMs: 0, exitsWhenAsked: true });
 
 test("a child in its own session is ended with the plugin, and lifecycle.orphans fails", {
   skip: process.platform !== "linux" && "descendants are tracked through /proc (Linux)",

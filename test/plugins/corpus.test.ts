@@ -13,6 +13,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { CHECKS, FUZZ_CHECK_ID, runChecks, type CheckResult } from "../../src/conform/index.js";
+import { watchMemory } from "../support/memory.js";
 import { has, requires } from "../support/requires.js";
 import type { LaunchSpec } from "../../src/host/index.js";
 
@@ -146,24 +147,16 @@ function runCli(launch: LaunchSpec, env: NodeJS.ProcessEnv, limitS: number): Pro
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
-    let peak = 0;
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
     child.stderr.resume();
-    const sample = setInterval(() => {
-      try {
-        const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1];
-        if (kb) peak = Math.max(peak, Number(kb) / 1024);
-      } catch {
-        // exited between samples
-      }
-    }, 50);
+    const stopSampling = watchMemory(child.pid!, 50);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill("SIGKILL");
     }, limitS * 1000);
     child.on("close", () => {
-      clearInterval(sample);
+      const peak = stopSampling();
       clearTimeout(timer);
       let results: CheckResult[] = [];
       try {

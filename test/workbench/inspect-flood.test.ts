@@ -7,13 +7,14 @@
  * page does).
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { rawRequest, startInspect } from "./inspect-helpers.js";
+import { watchMemory } from "../support/memory.js";
 
 const FLOOD_MIB = 500;
 /**
@@ -49,9 +50,6 @@ require("readline").createInterface({ input: process.stdin }).on("line", (text) 
 process.on("SIGTERM", () => process.exit(0));
 `,
 );
-
-const rssMiB = (pid: number) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
 /** GET /events on a raw socket that reads nothing after the headers (its kernel buffers fill, then the server's). */
 function stalledClient(
@@ -121,8 +119,7 @@ test(`a ${FLOOD_MIB} MiB stderr flood with a stalled /events client: the inspect
     const pid = running.child.pid!;
     const stalled = await stalledClient(running.port, running.token);
     const reading = readingClient(running.port, running.token);
-    let peak = rssMiB(pid);
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 25);
+    const stopSampling = watchMemory(pid, 25, "rss");
     const flood = await invoke(running.port, running.token, "flood", { mib: FLOOD_MIB });
     assert.equal(flood.status, 200, flood.body);
     // Live events after the flood: a new word on stderr every second until one reaches the reading client.
@@ -133,7 +130,7 @@ test(`a ${FLOOD_MIB} MiB stderr flood with a stalled /events client: the inspect
       assert.equal(marked.status, 200, marked.body);
       for (let i = 0; i < 20 && !reading.text().includes(word); i++) await new Promise((r) => setTimeout(r, 50));
     }
-    clearInterval(sampler);
+    const peak = stopSampling();
     reading.stop();
     assert.ok(peak < RSS_BOUND_MIB, `the inspector's RSS reached ${peak.toFixed(0)} MiB`);
     assert.ok(
