@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
-import { build, launchFor, untar, verifyLaunch } from "../../src/builder/index.js";
+import { build, launchFor, untar, verifyLaunch, type BuildReport } from "../../src/builder/index.js";
 import { exec } from "../../src/common/exec.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
 import { readJson, regenerateManifest, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
@@ -34,6 +34,7 @@ test("Python 'weather' (module name = tool id): one-folder layout by default, ar
   assert.equal(target!.verify.status, "passed");
   assert.equal(report.reproducible?.identical, true, JSON.stringify(report.reproducible?.differences));
   assert.ok(report.reproducible!.files > 10, "the one-folder layout's every file is compared");
+  assert.ok(!report.reproducible!.conditions.project_dir.startsWith(dir), "the second build ran from another folder");
 
   const entries = untar(readFileSync(join(report.dist, target!.archive.file)));
   const paths = entries.map((e) => e.path);
@@ -67,16 +68,12 @@ test("Python 'weather' (module name = tool id): one-folder layout by default, ar
   );
 });
 
-test("Python: the same project in another folder gives the same bytes; --python-layout onefile runs too", {
+test("Python: --python-layout onefile builds one verified executable", {
   ...requires("pyinstaller"),
   timeout: 10 * 60_000,
 }, async () => {
-  const first = await project("weather");
-  const second = await project("weather");
-  const a = await build({ projectDir: first, verify: false });
-  const b = await build({ projectDir: second, verify: false });
-  assert.equal(b.targets[0]!.archive.sha256, a.targets[0]!.archive.sha256, "another folder, other bytes");
-  const onefile = await build({ projectDir: second, pythonLayout: "onefile", outDir: join(second, "onefile") });
+  const dir = await project("weather");
+  const onefile = await build({ projectDir: dir, pythonLayout: "onefile" });
   assert.equal(onefile.targets[0]!.layout, "onefile");
   assert.equal(onefile.targets[0]!.file, `weather-${host}`);
   assert.equal(onefile.targets[0]!.verify.status, "passed", JSON.stringify(onefile.targets[0]!.verify));
@@ -110,15 +107,58 @@ def frozen_hooks() -> dict:
     }
 `;
 
+/** A distribution installed by hand into a site-packages folder: what pip leaves, minus pip. */
+function installTinyDistribution(sitePackages: string): void {
+  mkdirSync(join(sitePackages, "tinydep"), { recursive: true });
+  writeFileSync(join(sitePackages, "tinydep", "__init__.py"), 'GREETING = "hello from tinydep"\n');
+  const info = join(sitePackages, "tinydep-1.4.2.dist-info");
+  mkdirSync(info, { recursive: true });
+  writeFileSync(
+    join(info, "METADATA"),
+    "Metadata-Version: 2.4\nName: tinydep\nVersion: 1.4.2\nLicense-Expression: Apache-2.0\n",
+  );
+  writeFileSync(
+    join(info, "RECORD"),
+    "tinydep/__init__.py,,\ntinydep-1.4.2.dist-info/METADATA,,\ntinydep-1.4.2.dist-info/RECORD,,\n",
+  );
+}
+
+/**
+ * One build for the two tests below: a project whose tools import a package installed only in its
+ * .venv, and which has the frozen_hooks tool.
+ */
+let venvBuild: Promise<{ dir: string; report: BuildReport }> | undefined;
+function buildVenvProject(): Promise<{ dir: string; report: BuildReport }> {
+  venvBuild ??= (async () => {
+    const dir = await project("venv-plugin");
+    const made = await exec("python3", ["-m", "venv", "--without-pip", "--system-site-packages", join(dir, ".venv")]);
+    assert.equal(made.code, 0, made.stderr);
+    const venvPython = join(dir, ".venv", "bin", "python");
+    const site = (
+      await exec(venvPython, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
+    ).stdout.trim();
+    installTinyDistribution(site);
+    const tools = join(dir, "venv_plugin", "tools.py");
+    writeFileSync(
+      tools,
+      readFileSync(tools, "utf8") + "\nimport tinydep  # noqa: E402,F401  (installed in .venv only)\n" + HOOKS_TOOL,
+    );
+    assert.notEqual(
+      (await exec("python3", ["-c", "import tinydep"])).code,
+      0,
+      "tinydep must exist only in the project's .venv",
+    );
+    await regenerateManifest(dir);
+    return { dir, report: await build({ projectDir: dir }) };
+  })();
+  return venvBuild;
+}
+
 test("Python: PyInstaller's run-time hooks for inspect, multiprocessing and pkgutil run when the plugin imports them, not at every start", {
   ...requires("pyinstaller"),
   timeout: 10 * 60_000,
 }, async () => {
-  const dir = await project("hooks-plugin");
-  const tools = join(dir, "hooks_plugin", "tools.py");
-  writeFileSync(tools, readFileSync(tools, "utf8") + HOOKS_TOOL);
-  await regenerateManifest(dir);
-  const report = await build({ projectDir: dir, verify: false });
+  const { report } = await buildVenvProject();
   const invoke = { jsonrpc: "2.0", id: 1, method: "invoke", params: { tool: "frozen_hooks", arguments: {} } };
   const run = await exec(join(report.dist, report.targets[0]!.file), [], {
     input: JSON.stringify(invoke) + "\n",
@@ -140,46 +180,11 @@ test("Python: PyInstaller's run-time hooks for inspect, multiprocessing and pkgu
   );
 });
 
-/** A distribution installed by hand into a site-packages folder: what pip leaves, minus pip. */
-function installTinyDistribution(sitePackages: string): void {
-  mkdirSync(join(sitePackages, "tinydep"), { recursive: true });
-  writeFileSync(join(sitePackages, "tinydep", "__init__.py"), 'GREETING = "hello from tinydep"\n');
-  const info = join(sitePackages, "tinydep-1.4.2.dist-info");
-  mkdirSync(info, { recursive: true });
-  writeFileSync(
-    join(info, "METADATA"),
-    "Metadata-Version: 2.4\nName: tinydep\nVersion: 1.4.2\nLicense-Expression: Apache-2.0\n",
-  );
-  writeFileSync(
-    join(info, "RECORD"),
-    "tinydep/__init__.py,,\ntinydep-1.4.2.dist-info/METADATA,,\ntinydep-1.4.2.dist-info/RECORD,,\n",
-  );
-}
-
 test("Python: the project's .venv runs PyInstaller, so its packages are bundled and listed in the SBOM", {
   ...requires("pyinstaller"),
   timeout: 10 * 60_000,
 }, async () => {
-  const dir = await project("venv-plugin");
-  const made = await exec("python3", ["-m", "venv", "--without-pip", "--system-site-packages", join(dir, ".venv")]);
-  assert.equal(made.code, 0, made.stderr);
-  const venvPython = join(dir, ".venv", "bin", "python");
-  const site = (
-    await exec(venvPython, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
-  ).stdout.trim();
-  installTinyDistribution(site);
-  const tools = join(dir, "venv_plugin", "tools.py");
-  writeFileSync(
-    tools,
-    readFileSync(tools, "utf8") + "\nimport tinydep  # noqa: E402,F401  (installed in .venv only)\n",
-  );
-  assert.notEqual(
-    (await exec("python3", ["-c", "import tinydep"])).code,
-    0,
-    "tinydep must exist only in the project's .venv",
-  );
-
-  const report = await build({ projectDir: dir });
+  const { report } = await buildVenvProject();
   assert.equal(report.targets[0]!.verify.status, "passed", JSON.stringify(report.targets[0]!.verify));
   assert.equal(await sbomSchemaErrors(join(report.dist, "sbom.cdx.json")), null);
   const sbom = readJson<{
