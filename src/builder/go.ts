@@ -42,7 +42,18 @@ export function goBuildTags(projectDir: string): string[] {
 }
 
 /**
- * Builds the main package at `projectDir` for `key` into `outPath`, with `goBuildTags`;
+ * `go build`'s `-tags` for a project: goBuildTags, plus any tags GOFLAGS gives (a `-tags` on the
+ * command line replaces those of GOFLAGS).
+ */
+export function goTagsFlag(projectDir: string, goflags = process.env.GOFLAGS ?? ""): string[] {
+  const tags = goBuildTags(projectDir);
+  if (tags.length === 0) return [];
+  const fromGoflags = /(?:^|\s)--?tags=(\S*)/.exec(goflags)?.[1]?.split(",").filter(Boolean) ?? [];
+  return ["-tags", [...new Set([...fromGoflags, ...tags])].join(",")];
+}
+
+/**
+ * Builds the main package at `projectDir` for `key` into `outPath`, with goTagsFlag;
  * `sources` names another package folder or the file set of one `main` in a folder that has several.
  */
 export async function goBuild(
@@ -51,7 +62,6 @@ export async function goBuild(
   outPath: string,
   sources: readonly string[] = ["."],
 ): Promise<void> {
-  const tags = goBuildTags(projectDir);
   const result = await exec(
     "go",
     [
@@ -60,7 +70,7 @@ export async function goBuild(
       "-buildvcs=false",
       "-ldflags",
       "-s -w",
-      ...(tags.length ? ["-tags", tags.join(",")] : []),
+      ...goTagsFlag(projectDir),
       "-o",
       outPath,
       ...sources,

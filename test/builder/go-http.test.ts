@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
-import { goBuild, goBuildTags, NO_HTTP_TAG, PUT_METHODS } from "../../src/builder/go.js";
+import { goBuild, goBuildTags, goTagsFlag, NO_HTTP_TAG, PUT_METHODS } from "../../src/builder/go.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
 import { TEMPLATES } from "../runtimes/helpers.js";
 import { scaffoldProject } from "./helpers.js";
@@ -49,6 +49,9 @@ test("only a manifest that grants an upload keeps net/http", requires("go"), asy
     assert.deepEqual(goBuildTags(dir), tags, capabilities.join());
   }
   assert.deepEqual(goBuildTags(join(dir, "no-such-folder")), [], "no manifest.json: no tags");
+  withCapabilities(dir, []);
+  assert.deepEqual(goTagsFlag(dir, "-mod=mod -tags=netgo,osusergo"), ["-tags", `netgo,osusergo,${NO_HTTP_TAG}`]);
+  assert.deepEqual(goTagsFlag(dir, ""), ["-tags", NO_HTTP_TAG]);
 
   const linksNetHTTP = async (capabilities: string[]) => {
     withCapabilities(dir, capabilities);
