@@ -2,6 +2,8 @@
  * Issue 2's benchmark: scaffold time per language, and each language runtime's cold start,
  * sequential invoke throughput and resident memory after many invokes, against a minimal
  * hand-written plugin in the same language (each pair measured interleaved; medians).
+ * BENCH_LANGS=go (comma-separated) measures some languages only; BENCH_INVOKES,
+ * BENCH_COLD_ROUNDS and BENCH_RSS_INVOKES set the counts.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";

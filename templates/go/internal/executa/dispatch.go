@@ -303,13 +303,7 @@ func (s *server) invocation(t *tool, p fields) *Invocation {
 	return inv
 }
 
-// succeeded and failed are the two results of an answered invoke.
-type succeeded struct {
-	Success    bool            `json:"success"`
-	Data       json.RawMessage `json:"data"`
-	DurationMs int64           `json:"duration_ms"`
-}
-
+// failed is the result of an invoke whose tool returned an error (frameWriter.succeeded writes the other).
 type failed struct {
 	Success    bool   `json:"success"`
 	Error      string `json:"error"`
@@ -342,7 +336,7 @@ func (s *server) run(id rawID, inv *Invocation, handler Handler, args json.RawMe
 			s.writer.error(id, CodeInternalError, fmt.Sprintf("Tool '%s' returned a value that is not valid JSON; see the plugin's stderr", inv.Tool), nil)
 			return
 		}
-		s.writer.result(id, succeeded{Success: true, Data: encoded, DurationMs: elapsed})
+		s.writer.succeeded(id, encoded, elapsed)
 	case errors.As(err, &tErr):
 		s.writer.result(id, failed{Error: tErr.Message, DurationMs: elapsed})
 	case errors.As(err, &hErr):

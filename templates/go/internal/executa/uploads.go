@@ -1,14 +1,11 @@
 package executa
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"time"
 )
@@ -95,18 +92,15 @@ func (h *HostClient) put(ctx context.Context, method string, failCode int, offer
 	}
 	putCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	req, err := http.NewRequestWithContext(putCtx, http.MethodPut, offer.PutURL, bytes.NewReader(data))
-	if err != nil {
-		return "", h.fail(method, failCode, what+" failed: "+err.Error())
-	}
 	headers, _ := decodeObject(offer.Headers)
+	stringHeaders := make(map[string]string, len(headers))
 	for name, value := range headers {
 		var s string
 		if jsonType(value) == "string" && json.Unmarshal(value, &s) == nil {
-			req.Header.Set(name, s)
+			stringHeaders[name] = s
 		}
 	}
-	resp, err := http.DefaultClient.Do(req)
+	status, etag, err := httpPut(putCtx, offer.PutURL, stringHeaders, data)
 	if err != nil {
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
@@ -114,16 +108,10 @@ func (h *HostClient) put(ctx context.Context, method string, failCode int, offer
 		case ctx.Err() != nil:
 			return "", ctx.Err()
 		}
-		var urlErr *url.Error
-		if errors.As(err, &urlErr) {
-			err = urlErr.Err // its message would repeat the presigned URL
-		}
 		return "", h.fail(method, failCode, what+" failed: "+err.Error())
 	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
-		return "", h.fail(method, failCode, fmt.Sprintf("%s was answered HTTP %d", what, resp.StatusCode))
+	if status != 200 && status != 201 {
+		return "", h.fail(method, failCode, fmt.Sprintf("%s was answered HTTP %d", what, status))
 	}
-	return resp.Header.Get("ETag"), nil
+	return etag, nil
 }

@@ -52,18 +52,32 @@ type rawID []byte
 
 var nullID = rawID("null")
 
-func frameStart(id rawID) []byte {
-	b := make([]byte, 0, 128)
+// frameStart begins a response to id, with room for about `room` more bytes (so the frame and
+// its newline are one allocation).
+func frameStart(id rawID, room int) []byte {
+	b := make([]byte, 0, 32+len(id)+room)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	return append(b, id...)
 }
 
 // result writes a response with a result that is already JSON.
 func (w *frameWriter) resultJSON(id rawID, result []byte) {
-	b := frameStart(id)
+	b := frameStart(id, len(result)+16)
 	b = append(b, `,"result":`...)
 	b = append(b, result...)
 	b = append(b, '}')
+	w.response(id, b)
+}
+
+// succeeded writes an invoke's success, {"success":true,"data":…,"duration_ms":…}; data is
+// json.Marshal's output (compact and HTML-escaped, as encoding it again would give).
+func (w *frameWriter) succeeded(id rawID, data []byte, durationMs int64) {
+	b := frameStart(id, len(data)+80)
+	b = append(b, `,"result":{"success":true,"data":`...)
+	b = append(b, data...)
+	b = append(b, `,"duration_ms":`...)
+	b = strconv.AppendInt(b, durationMs, 10)
+	b = append(b, "}}"...)
 	w.response(id, b)
 }
 
@@ -90,7 +104,7 @@ func (w *frameWriter) error(id rawID, code int, message string, data any) {
 	if err != nil {
 		body, _ = json.Marshal(errorObject{Code: code, Message: message})
 	}
-	b := frameStart(id)
+	b := frameStart(id, len(body)+16)
 	b = append(b, `,"error":`...)
 	b = append(b, body...)
 	b = append(b, '}')
