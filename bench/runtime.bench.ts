@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { goBuild } from "../src/builder/index.js";
+import { goBuild, goBuildTags, readProject } from "../src/builder/index.js";
 import { hostPlatformKey } from "../src/protocol/index.js";
 import {
   coldStartMs,
@@ -154,7 +154,13 @@ async function launches(lang: string, dir: string): Promise<{ runtime: Launch; m
   // Both as `executa build` builds what ships (CGO off, -trimpath, -s -w): a plain `go build`
   // links the plugin's net/http dynamically against libc, which no released plugin does.
   await goBuild(minimalDir, hostPlatformKey()!, join(minimalDir, "minimal"));
-  await goBuild(dir, hostPlatformKey()!, join(dir, "plugin"));
+  await goBuild(
+    dir,
+    hostPlatformKey()!,
+    join(dir, "plugin"),
+    ["."],
+    goBuildTags(readProject(dir).manifest.host_capabilities),
+  );
   return {
     runtime: { command: join(dir, "plugin"), args: [] },
     minimal: { command: join(minimalDir, "minimal"), args: [] },

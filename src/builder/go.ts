@@ -1,6 +1,4 @@
 /** Go plugins: `go build -trimpath -ldflags "-s -w"`, CGO off, one GOOS/GOARCH per target. */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { ExecutaError } from "../common/errors.js";
 import { exec, tail, which } from "../common/exec.js";
 import { capabilitiesForMethod } from "../protocol/capabilities.js";
@@ -24,36 +22,25 @@ export const PUT_METHODS = ["host/uploadFile", "files/upload_begin"];
 export const NO_HTTP_TAG = "executa_no_http";
 
 /**
- * The build tags of a project: `executa_no_http` when its manifest.json's `host_capabilities`
- * unlock no method that PUTs bytes. The binary then leaves out net/http and the TLS and crypto
- * code it brings (about 1.5 MB of binary, 1.3 MB of resident memory); the runtime refuses those
- * methods without the capability before any PUT, so the plugin behaves the same.
+ * The Go build tags for a manifest's `host_capabilities`: `executa_no_http` when they unlock no
+ * method that PUTs bytes. The binary then leaves out net/http and the TLS and crypto code it
+ * brings (about 1.5 MB of binary, 1.3 MB of resident memory); the runtime refuses those methods
+ * without the capability before any PUT, so the plugin behaves the same.
  */
-export function goBuildTags(projectDir: string): string[] {
-  let declared: unknown;
-  try {
-    declared = JSON.parse(readFileSync(join(projectDir, "manifest.json"), "utf8")).host_capabilities;
-  } catch {
-    return []; // no manifest.json to go by: build as `go build` would
-  }
-  const capabilities = Array.isArray(declared) ? declared : [];
-  const puts = PUT_METHODS.some((method) => capabilitiesForMethod(method).some((c) => capabilities.includes(c)));
+export function goBuildTags(hostCapabilities: readonly string[] = []): string[] {
+  const puts = PUT_METHODS.some((method) => capabilitiesForMethod(method).some((c) => hostCapabilities.includes(c)));
   return puts ? [] : [NO_HTTP_TAG];
 }
 
-/**
- * `go build`'s `-tags` for a project: goBuildTags, plus any tags GOFLAGS gives (a `-tags` on the
- * command line replaces those of GOFLAGS).
- */
-export function goTagsFlag(projectDir: string, goflags = process.env.GOFLAGS ?? ""): string[] {
-  const tags = goBuildTags(projectDir);
+/** `go build`'s `-tags` for `tags`, plus any tags GOFLAGS gives (a `-tags` on the command line replaces those of GOFLAGS). */
+export function goTagsFlag(tags: readonly string[], goflags = process.env.GOFLAGS ?? ""): string[] {
   if (tags.length === 0) return [];
   const fromGoflags = /(?:^|\s)--?tags=(\S*)/.exec(goflags)?.[1]?.split(",").filter(Boolean) ?? [];
   return ["-tags", [...new Set([...fromGoflags, ...tags])].join(",")];
 }
 
 /**
- * Builds the main package at `projectDir` for `key` into `outPath`, with goTagsFlag;
+ * Builds the main package at `projectDir` for `key` into `outPath` with build `tags` (goBuildTags);
  * `sources` names another package folder or the file set of one `main` in a folder that has several.
  */
 export async function goBuild(
@@ -61,20 +48,11 @@ export async function goBuild(
   key: PlatformKey,
   outPath: string,
   sources: readonly string[] = ["."],
+  tags: readonly string[] = [],
 ): Promise<void> {
   const result = await exec(
     "go",
-    [
-      "build",
-      "-trimpath",
-      "-buildvcs=false",
-      "-ldflags",
-      "-s -w",
-      ...goTagsFlag(projectDir),
-      "-o",
-      outPath,
-      ...sources,
-    ],
+    ["build", "-trimpath", "-buildvcs=false", "-ldflags", "-s -w", ...goTagsFlag(tags), "-o", outPath, ...sources],
     {
       cwd: projectDir,
       env: { ...process.env, CGO_ENABLED: "0", ...goEnvFor(key) },

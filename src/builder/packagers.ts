@@ -11,7 +11,7 @@ import { goEntryArgs, pythonEntry, readPyProject, type PythonEntry } from "../pr
 import { formatDiagnostic, type Diagnostic, type PlatformKey } from "../protocol/index.js";
 import { bundle } from "../bundle/index.js";
 import { bunCompile } from "./bun.js";
-import { goBuild, goVersion } from "./go.js";
+import { goBuild, goBuildTags, goVersion } from "./go.js";
 import { fetchPackageFiles } from "./npm-fetch.js";
 import type { BuildProject as Project } from "./project.js";
 import { checkDeclaredDependencies } from "./python-deps.js";
@@ -162,8 +162,9 @@ export async function bunPackager(
 export async function goPackager(project: Project): Promise<Packager> {
   const version = await goVersion();
   const sources = project.entry ? goEntryArgs(project.dir, project.entry) : ["."];
+  const tags = goBuildTags(project.manifest.host_capabilities);
   return async (key, tempOut) => {
-    await goBuild(project.dir, key, tempOut, sources);
+    await goBuild(project.dir, key, tempOut, sources, tags);
     const info = await goBuildInfo(tempOut, project.dir);
     return {
       runtime: "go",

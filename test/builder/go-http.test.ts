@@ -7,18 +7,20 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
-import { goBuild, goBuildTags, goTagsFlag, NO_HTTP_TAG, PUT_METHODS } from "../../src/builder/go.js";
-import { hostPlatformKey } from "../../src/protocol/index.js";
+import { goBuildTags, goTagsFlag, NO_HTTP_TAG, PUT_METHODS } from "../../src/builder/go.js";
+import { build } from "../../src/builder/index.js";
 import { TEMPLATES } from "../runtimes/helpers.js";
-import { scaffoldProject } from "./helpers.js";
+import { regenerateManifest, scaffoldProject } from "./helpers.js";
 import { requires } from "../support/requires.js";
 
 const made: string[] = [];
 after(() => made.forEach((d) => rmSync(dirname(d), { recursive: true, force: true })));
 
-function withCapabilities(dir: string, capabilities: string[]): void {
-  const file = join(dir, "manifest.json");
+/** executa.json's host_capabilities set to `capabilities`, and the manifest regenerated. */
+async function withCapabilities(dir: string, capabilities: string[]): Promise<void> {
+  const file = join(dir, "executa.json");
   writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), host_capabilities: capabilities }));
+  await regenerateManifest(dir);
 }
 
 test("PUT_METHODS are the methods the Go runtime PUTs bytes for", () => {
@@ -34,9 +36,7 @@ test("PUT_METHODS are the methods the Go runtime PUTs bytes for", () => {
   assert.deepEqual(methods.sort(), [...PUT_METHODS].sort());
 });
 
-test("only a manifest that grants an upload keeps net/http", requires("go"), async () => {
-  const dir = await scaffoldProject("go", "go-http");
-  made.push(dir);
+test("only host capabilities that grant an upload keep net/http; GOFLAGS' own tags are kept", () => {
   const cases: [string[], string[]][] = [
     [[], [NO_HTTP_TAG]],
     [["llm.sample", "aps.kv"], [NO_HTTP_TAG]],
@@ -44,20 +44,26 @@ test("only a manifest that grants an upload keeps net/http", requires("go"), asy
     [["aps.files"], []],
     [["aps.scope.admin"], []],
   ];
-  for (const [capabilities, tags] of cases) {
-    withCapabilities(dir, capabilities);
-    assert.deepEqual(goBuildTags(dir), tags, capabilities.join());
-  }
-  assert.deepEqual(goBuildTags(join(dir, "no-such-folder")), [], "no manifest.json: no tags");
-  withCapabilities(dir, []);
-  assert.deepEqual(goTagsFlag(dir, "-mod=mod -tags=netgo,osusergo"), ["-tags", `netgo,osusergo,${NO_HTTP_TAG}`]);
-  assert.deepEqual(goTagsFlag(dir, ""), ["-tags", NO_HTTP_TAG]);
+  for (const [capabilities, tags] of cases) assert.deepEqual(goBuildTags(capabilities), tags, capabilities.join());
+  assert.deepEqual(goBuildTags(undefined), [NO_HTTP_TAG], "a manifest without host_capabilities grants none");
+  assert.deepEqual(goTagsFlag([NO_HTTP_TAG], "-mod=mod -tags=netgo,osusergo"), [
+    "-tags",
+    `netgo,osusergo,${NO_HTTP_TAG}`,
+  ]);
+  assert.deepEqual(goTagsFlag([NO_HTTP_TAG], ""), ["-tags", NO_HTTP_TAG]);
+  assert.deepEqual(goTagsFlag([], "-tags=netgo"), [], "no tag of ours: GOFLAGS applies as it is");
+});
 
+test("executa build links net/http only into a plugin whose manifest grants an upload", {
+  ...requires("go"),
+  timeout: 5 * 60_000,
+}, async () => {
+  const dir = await scaffoldProject("go", "go-http");
+  made.push(dir);
   const linksNetHTTP = async (capabilities: string[]) => {
-    withCapabilities(dir, capabilities);
-    const out = join(dir, `plugin-${capabilities.length}`);
-    await goBuild(dir, hostPlatformKey()!, out);
-    return readFileSync(out).includes("net/http.init");
+    await withCapabilities(dir, capabilities);
+    const report = await build({ projectDir: dir, verify: false, outDir: join(dir, `out-${capabilities.length}`) });
+    return readFileSync(join(report.dist, report.targets[0]!.file)).includes("net/http.init");
   };
   assert.equal(await linksNetHTTP([]), false, "built without an upload capability, the binary has no net/http");
   assert.equal(await linksNetHTTP(["host.upload"]), true, "with host.upload it has");
