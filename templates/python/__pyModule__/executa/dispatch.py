@@ -15,7 +15,7 @@ from .errors import (
     HostError,
     ToolError,
 )
-from .validate import check_arguments, json_type
+from .validate import check_arguments, json_type, parameters_of
 from .writer import NotJson, to_json_bytes
 
 # manifest host_capabilities -> initialize client_capabilities: create-executa's protocol/capabilities.ts (the platform's allow-list)
@@ -126,6 +126,7 @@ class Dispatcher:
         self._log = log
         self._submit = submit
         self._loaded: dict = {}
+        self._parameters: dict = {}  # tool name -> parameters_of(its tool)
         self._describe_json = None
         for name in bindings:
             if name not in self._tools:
@@ -209,7 +210,10 @@ class Dispatcher:
         if type(given) is not dict:
             self._writer.error(id, INVALID_PARAMS, "'arguments' must be an object")
             return
-        args, problems = check_arguments(tool, given)
+        parameters = self._parameters.get(name)
+        if parameters is None:
+            parameters = self._parameters[name] = parameters_of(tool)
+        args, problems = check_arguments(parameters, given)
         if problems:
             self._writer.error(id, INVALID_PARAMS, f"Invalid arguments for tool '{name}'", {"errors": problems})
             return
