@@ -57,8 +57,9 @@ class FrameWriter:
         self._fd = fd
         self._log = log
         self._on_closed = on_closed
-        self._lock = threading.Lock()
-        self._pending = 0  # bytes of frames waiting for the lock or being written
+        self._lock = threading.Lock()  # held while a frame is written
+        self._writing = 0  # bytes of the frame being written
+        self._waiting = 0  # bytes of frames waiting for the lock
         self._counting = threading.Lock()
 
     def request(self, id: str, method: str, params) -> None:
@@ -83,7 +84,7 @@ class FrameWriter:
 
     def wait_for_room(self) -> None:
         """Blocks while more than MAX_PENDING_OUTPUT_BYTES wait to be written (a host that stops reading)."""
-        while self._pending > MAX_PENDING_OUTPUT_BYTES:
+        while self._writing + self._waiting > MAX_PENDING_OUTPUT_BYTES:
             time.sleep(0.01)
 
     def _response(self, id, data: bytes) -> None:
@@ -100,18 +101,22 @@ class FrameWriter:
     def _write(self, data: bytes) -> None:
         data += b"\n"
         size = len(data)
-        with self._counting:
-            self._pending += size
+        if not self._lock.acquire(blocking=False):
+            with self._counting:
+                self._waiting += size
+            self._lock.acquire()
+            with self._counting:
+                self._waiting -= size
+        self._writing = size
         try:
-            with self._lock:
-                written = os.write(self._fd, data)
-                if written < size:  # a pipe takes a large frame in parts
-                    view = memoryview(data)[written:]
-                    while view:
-                        view = view[os.write(self._fd, view) :]
+            written = os.write(self._fd, data)
+            if written < size:  # a pipe takes a large frame in parts
+                view = memoryview(data)[written:]
+                while view:
+                    view = view[os.write(self._fd, view) :]
         except OSError as err:
             self._log(f"executa: stdout: {err}")
             self._on_closed()
         finally:
-            with self._counting:
-                self._pending -= size
+            self._writing = 0
+            self._lock.release()
