@@ -23,7 +23,7 @@ class Reading:
         self._workers = workers
         self._read_loop = read_loop
         self._lock = threading.Lock()
-        self._generation = 0  # the read loop that is the reader
+        self._generation = 0  # which read loop is the reader
         self._here = None  # the thread id of the reader while it runs an invoke
         self._invokes = 0  # invokes run on the reader so far: the watchdog's clock
         self._watching = False
@@ -31,8 +31,8 @@ class Reading:
         self._watchdog = None
 
     def start(self) -> None:
-        with self._lock:
-            self._move()
+        """Starts the first read loop, on a thread of its own (the workers start no thread before they must)."""
+        threading.Thread(target=self._loop, args=(0,), name="executa-reader", daemon=True).start()
 
     def run_here(self, job) -> None:
         """Runs an invoke's ``job()`` on the reading thread (the caller)."""
@@ -59,11 +59,14 @@ class Reading:
             if self._here == threading.get_ident():
                 self._move()
 
+    def _loop(self, generation: int) -> None:
+        self._read_loop(lambda: self._generation == generation)
+
     def _move(self) -> None:  # under self._lock
         self._here = None
         self._generation += 1
         generation = self._generation
-        self._workers.submit(lambda: self._read_loop(lambda: self._generation == generation))
+        self._workers.submit(lambda: self._loop(generation))
 
     def _watch(self) -> None:
         idle = 0

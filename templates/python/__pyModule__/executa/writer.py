@@ -18,14 +18,11 @@ MAX_RESULT_BYTES = 4 * 1024 * 1024
 MAX_PENDING_OUTPUT_BYTES = 4 * 1024 * 1024
 
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-_encode = _encoder.encode
-if json.encoder.c_make_encoder is not None:
-    # The encoder JSONEncoder.encode makes on every call (a third of its time), made once. With no
-    # cycle markers it finds a cycle by RecursionError, as it does nesting too deep.
-    _c_encode = json.encoder.c_make_encoder(None, _encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, False)
-
-    def _encode(value) -> str:
-        return "".join(_c_encode(value, 0))
+# The C encoder that JSONEncoder.encode makes on every call (a third of its time), made once.
+# Without cycle markers it finds a cycle by RecursionError, as it does nesting too deep.
+_c_encode = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+    None, _encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, False
+)
 
 
 class NotJson(ValueError):
@@ -35,7 +32,7 @@ class NotJson(ValueError):
 def to_json_bytes(value) -> bytes:
     """Compact JSON, UTF-8. Raises NotJson for NaN or Infinity, TypeError / ValueError / RecursionError for what else JSON cannot carry."""
     try:
-        text = _encode(value)
+        text = "".join(_c_encode(value, 0)) if _c_encode else _encoder.encode(value)
     except ValueError as err:
         if "Out of range float values" in str(err):
             raise NotJson("NaN or Infinity") from None
