@@ -15,7 +15,7 @@ from .errors import (
     HostError,
     ToolError,
 )
-from .validate import check_arguments, json_type
+from .validate import check_arguments, json_type, parameters_of
 from .writer import NotJson, to_json_bytes
 
 # manifest host_capabilities -> initialize client_capabilities: create-executa's protocol/capabilities.ts (the platform's allow-list)
@@ -126,6 +126,7 @@ class Dispatcher:
         self._log = log
         self._submit = submit
         self._loaded: dict = {}
+        self._parameters: dict = {}  # tool name -> parameters_of(its tool)
         self._describe_json = None
         for name in bindings:
             if name not in self._tools:
@@ -209,7 +210,10 @@ class Dispatcher:
         if type(given) is not dict:
             self._writer.error(id, INVALID_PARAMS, "'arguments' must be an object")
             return
-        args, problems = check_arguments(tool, given)
+        parameters = self._parameters.get(name)
+        if parameters is None:
+            parameters = self._parameters[name] = parameters_of(tool)
+        args, problems = check_arguments(parameters, given)
         if problems:
             self._writer.error(id, INVALID_PARAMS, f"Invalid arguments for tool '{name}'", {"errors": problems})
             return
@@ -239,40 +243,36 @@ class Dispatcher:
         return entry
 
     def _run(self, id, name, tool, params, args, entry) -> None:
-        """Runs one invoke on a worker thread and answers it; the in-flight count always goes down."""
+        """Runs one invoke and answers it; the in-flight count always goes down."""
+        fn, wants_ctx, is_async = entry
+        stopper = self._stopper
         answered = False
         try:
-            outcome = self._call(tool, params, args, entry)
-            self._stopper.answering()
-            answered = True
-            self._answer(id, name, *outcome)
-        except BaseException:
-            if not answered:
-                self._stopper.answering()
-            self._fail(id, name, "could not be answered")
-        finally:
-            self._stopper.finished()
-
-    def _call(self, tool, params, args, entry):
-        """(outcome, value, duration_ms): outcome "ok", "tool_error", "host_error" or "raised"."""
-        fn, wants_ctx, is_async = entry
-        start = time.perf_counter()
-        ctx = ToolContext.from_invoke(tool, params, self._channel) if wants_ctx else None
-        try:
-            value = fn(**args, ctx=ctx) if wants_ctx else fn(**args)
-            if is_async or hasattr(type(value), "__await__"):
-                value = _run_coroutine(value)
-            outcome = "ok"
-        except ToolError as err:
-            outcome, value = "tool_error", err
-        except HostError as err:
-            outcome, value = "host_error", err
-        except BaseException as err:
-            outcome, value = "raised", err
-        finally:
+            start = time.perf_counter()
+            ctx = ToolContext.from_invoke(tool, params, self._channel) if wants_ctx else None
+            try:
+                value = fn(**args, ctx=ctx) if wants_ctx else fn(**args)
+                if is_async or hasattr(type(value), "__await__"):
+                    value = _run_coroutine(value)
+                outcome = "ok"
+            except ToolError as err:
+                outcome, value = "tool_error", err
+            except HostError as err:
+                outcome, value = "host_error", err
+            except BaseException as err:
+                outcome, value = "raised", err
             if ctx is not None:
                 ctx.finish()  # the invoke is answered next: progress after this is refused
-        return outcome, value, int((time.perf_counter() - start) * 1000 + 0.5)
+            duration_ms = int((time.perf_counter() - start) * 1000 + 0.5)
+            stopper.answering()
+            answered = True
+            self._answer(id, name, outcome, value, duration_ms)
+        except BaseException:
+            if not answered:
+                stopper.answering()
+            self._fail(id, name, "could not be answered")
+        finally:
+            stopper.finished()
 
     def _answer(self, id, name, outcome, value, duration_ms) -> None:
         if outcome == "ok":

@@ -32,13 +32,18 @@ class _Pending:
 class HostChannel:
     """The plugin's side of reverse RPC: the pending table and the negotiated state."""
 
-    def __init__(self, manifest: dict, writer, log) -> None:
+    def __init__(self, manifest: dict, writer, log, before_wait=None) -> None:
+        """
+        Args:
+            before_wait: Called before a request waits for its answer (the reading may not wait with it).
+        """
         # Why reverse requests are refused locally ('this host's initialize offered protocolVersion "1.1"'),
         # or None: no initialize came (Anna's hosts send none, and speak 2.0) or the last one offered 2.x.
         self.declined: str | None = None if writer is not None else "this context has no host (the tool was called outside an invoke)"
         self._capabilities = frozenset(manifest.get("host_capabilities") or ())
         self._writer = writer
         self._log = log
+        self._before_wait = before_wait
         self._pending: dict[str, _Pending] = {}
         self._lock = threading.Lock()
         self._closed = False  # stdin closed: the host can answer nothing any more
@@ -125,6 +130,8 @@ class HostChannel:
             if self._closed:
                 raise fail(_HOST_GONE, f"HOST_GONE: stdin closed before the host answered {method}")
             self._pending[id] = entry
+        if self._before_wait is not None:
+            self._before_wait()
         self._writer.request(id, method, params)
         if not entry.done.wait(wait):
             with self._lock:

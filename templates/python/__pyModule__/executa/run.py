@@ -1,20 +1,21 @@
 """``run``: wires stdin -> framing -> dispatcher -> writer -> stdout, the threads, and the stop rules.
 
-Threads: one reader thread reads stdin and answers each frame; invokes run on worker threads
-(``async def`` tools on an event loop of their own there). The main thread waits for the stop
-and handles SIGTERM, SIGHUP and SIGINT.
+Threads: one thread at a time reads stdin and answers each frame (reading.py). An invoke that
+arrives while no other is at work runs on the reading thread; others run on worker threads
+(``async def`` tools on an event loop of their own). The main thread waits for the stop and
+handles SIGTERM, SIGHUP and SIGINT.
 """
 
 import json
 import os
 import signal
 import sys
-import threading
 
 from .dispatch import Dispatcher
 from .errors import INVALID_REQUEST
 from .framing import BLANK, OVERSIZE, FrameReader, ParseError, TooDeep, decode_frame
 from .host import HostChannel
+from .reading import Reading
 from .stdio import log, protect_stdout
 from .stopping import Stopper
 from .workers import Workers
@@ -49,14 +50,15 @@ class _Server:
     def __init__(self, manifest: dict, bindings: dict) -> None:
         self.stopper = Stopper()
         self.writer = FrameWriter(protect_stdout(), log, lambda: self.stopper.begin("stdout closed"))
-        self.channel = HostChannel(manifest, self.writer, log)
+        self._workers = Workers(MAX_WORKERS + 1)  # and the read loop
+        self._reading = Reading(self._workers, self._read)
+        self.channel = HostChannel(manifest, self.writer, log, before_wait=self._reading.hand_off)
         self.dispatcher = Dispatcher(manifest, bindings, self.writer, self.channel, self.stopper, log, self._submit)
         self.frames = FrameReader(sys.stdin.buffer)
-        self._workers = Workers(MAX_WORKERS)
 
     def serve(self) -> None:
         self._handle_signals()
-        threading.Thread(target=self._read, name="executa-reader", daemon=True).start()
+        self._reading.start()
         # Short waits, not one long one: Python runs signal handlers on the main thread only, and
         # a lock wait there is not interrupted when the OS delivers the signal to another thread
         # (macOS may; Windows lock waits are never interrupted).
@@ -65,11 +67,12 @@ class _Server:
         self.stopper.drain(log)
         _exit()
 
-    def _read(self) -> None:
-        """Reads and answers frames until EOF. After shutdown or a signal it reads on: the host's
-        answers still reach the in-flight invokes, and new requests are answered "Shutting down"."""
+    def _read(self, is_reader) -> None:
+        """Reads and answers frames until EOF, or until the reading moves to another thread. After
+        shutdown or a signal it reads on: the host's answers still reach the in-flight invokes, and
+        new requests are answered "Shutting down"."""
         read, dispatcher, writer = self.frames.read, self.dispatcher, self.writer
-        while True:
+        while is_reader():
             writer.wait_for_room()  # backpressure: a host that stops reading stdout stops being read
             try:
                 line = read()
@@ -100,7 +103,10 @@ class _Server:
                 log(f"executa: internal error:\n{traceback.format_exc().rstrip()}")
 
     def _submit(self, job) -> None:
-        self._workers.submit(job)
+        if self.stopper.unfinished == 1:  # this invoke is the only one at work
+            self._reading.run_here(job)
+        else:
+            self._workers.submit(job)
 
     def _handle_signals(self) -> None:
         def on_signal(signum, _frame):

@@ -16,7 +16,7 @@ class Stopper:
         self.stopping = False
         self.reason = ""
         self.running = 0  # invokes not answered yet (health's in_flight)
-        self._unfinished = 0  # invokes whose thread is still at work
+        self.unfinished = 0  # invokes whose thread is still at work
         self.stopped = threading.Event()  # set when stopping begins
         self.drained = threading.Event()  # set when stopping and no invoke is running
         self._lock = _thread.allocate_lock()
@@ -24,7 +24,7 @@ class Stopper:
     def started(self) -> None:
         with self._lock:
             self.running += 1
-            self._unfinished += 1
+            self.unfinished += 1
 
     def answering(self) -> None:
         """The invoke's answer is about to be written: it no longer counts as in flight."""
@@ -34,8 +34,8 @@ class Stopper:
     def finished(self) -> None:
         """The invoke's answer is written (or failed to be)."""
         with self._lock:
-            self._unfinished -= 1
-            if self.stopping and self._unfinished == 0:
+            self.unfinished -= 1
+            if self.stopping and self.unfinished == 0:
                 self.drained.set()
 
     def begin(self, reason: str) -> None:
@@ -45,7 +45,7 @@ class Stopper:
                 return
             self.stopping = True
             self.reason = reason
-            if self._unfinished == 0:
+            if self.unfinished == 0:
                 self.drained.set()
         self.stopped.set()
 
@@ -53,7 +53,7 @@ class Stopper:
         """Waits until the in-flight invokes are done or the grace period is over; False if some were left."""
         if self.drained.is_set():
             return True
-        log(f"executa: {self.reason}: waiting up to {int(grace * 1000)} ms for {self._unfinished} invoke(s)")
+        log(f"executa: {self.reason}: waiting up to {int(grace * 1000)} ms for {self.unfinished} invoke(s)")
         deadline = time.monotonic() + grace
         # In short waits, so that a second signal is handled at once (see run._Server.serve).
         while not self.drained.wait(max(0.0, min(0.2, deadline - time.monotonic()))):
@@ -61,5 +61,5 @@ class Stopper:
                 break
         else:
             return True
-        log(f"executa: grace period over with {self._unfinished} invoke(s) unanswered")
+        log(f"executa: grace period over with {self.unfinished} invoke(s) unanswered")
         return False

@@ -81,8 +81,37 @@ def _copy(value):
     return value
 
 
-def check_arguments(tool: dict, args: dict):
-    """Checks ``args`` against the tool's parameters.
+# The manifest types whose values pass as they come when they have this Python type.
+_EXACT = {"string": str, "boolean": bool, "object": dict}
+
+
+def parameters_of(tool: dict) -> tuple:
+    """The tool's parameters as check_arguments reads them, taken out of the manifest once per tool:
+    ``(name, required, default, whether the default is copied for each invoke, type, the Python
+    type that passes as is, item type, enum)`` each."""
+    out = []
+    for p in tool.get("parameters") or []:
+        default = p.get("default")
+        items = p.get("items")
+        item_type = (items.get("type") if isinstance(items, dict) else None) or p.get("items_type") or "string"
+        type_name = p.get("type")
+        out.append(
+            (
+                p["name"],
+                p.get("required", True) is not False,
+                default,
+                isinstance(default, (dict, list)),
+                type_name,
+                _EXACT.get(type_name),
+                item_type,
+                p.get("enum"),
+            )
+        )
+    return tuple(out)
+
+
+def check_arguments(parameters: tuple, args: dict):
+    """Checks ``args`` against a tool's parameters (``parameters_of(tool)``).
 
     Returns:
         ``(arguments, None)``: what the tool sees. ``null`` for an optional parameter means "not
@@ -92,36 +121,31 @@ def check_arguments(tool: dict, args: dict):
     """
     errors = []
     out = {}
-    parameters = tool.get("parameters") or []
-    for p in parameters:
-        name = p["name"]
+    for name, required, default, copy_default, type_name, exact, item_type, enum in parameters:
         value = args.get(name)
         if value is None:
-            if p.get("required", True) is not False:
+            if required:
                 errors.append({"parameter": name, "message": "required"})
-            elif p.get("default") is not None:
-                out[name] = _copy(p["default"])
+            elif default is not None:
+                out[name] = _copy(default) if copy_default else default
             continue
-        type_name = p.get("type")
-        value, problem = _type_problem(value, type_name)
-        if problem is not None:
-            errors.append({"parameter": name, "message": problem})
-            continue
-        if type_name == "array":
-            items = p.get("items")
-            item_type = (items.get("type") if isinstance(items, dict) else None) or p.get("items_type") or "string"
-            checked = []
-            for i, item in enumerate(value):
-                item, problem = _type_problem(item, item_type)
-                if problem is not None:
-                    errors.append({"parameter": name, "message": f"item {i}: {problem}"})
-                checked.append(item)
-            value = checked
-        enum = p.get("enum")
+        if type(value) is not exact:
+            value, problem = _type_problem(value, type_name)
+            if problem is not None:
+                errors.append({"parameter": name, "message": problem})
+                continue
+            if type_name == "array":
+                checked = []
+                for i, item in enumerate(value):
+                    item, problem = _type_problem(item, item_type)
+                    if problem is not None:
+                        errors.append({"parameter": name, "message": f"item {i}: {problem}"})
+                    checked.append(item)
+                value = checked
         if enum is not None and not any(_same(allowed, value) for allowed in enum):
             errors.append({"parameter": name, "message": "must be one of: " + ", ".join(_show(e) for e in enum)})
         out[name] = value
     for name in args:
-        if name not in out and not any(p["name"] == name for p in parameters):
+        if name not in out and all(p[0] != name for p in parameters):
             errors.append({"parameter": name, "message": "unknown parameter"})
     return (None, errors) if errors else (out, None)
