@@ -11,6 +11,7 @@ import { after, before, describe, test } from "node:test";
 import { localRegistry, type LocalRegistry } from "./local-registry.js";
 import { REPO_ROOT, installedToolchain, run, tempDir, toolchain } from "./toolchain.js";
 import { requires } from "../support/requires.js";
+import { hostPlatformKey, isPlatformKey } from "../../src/protocol/index.js";
 import { assertWorkflowInstallRuns } from "./workflow-install.js";
 
 const PMS = ["pnpm", "yarn", "bun"] as const;
@@ -125,7 +126,13 @@ for (const pm of PMS) {
       sh(add, dir);
       // The build type-checks src/ and test/ with the added tool (add-tool.test runs its tests).
       sh(`${exec} manifest --check`, dir);
-      for (const command of readmeCommands(readme, "## Build")) sh(command, dir);
+      // The second line builds for a target it names: for this machine's own, the first line's build.
+      const [buildHere, buildFor] = readmeCommands(readme, "## Build");
+      assert.equal(buildHere, { pnpm: "pnpm run build", yarn: "yarn build", bun: "bun run build" }[pm]);
+      const target = new RegExp(`^${exec} build --target (\\S+)$`).exec(buildFor ?? "")?.[1];
+      assert.ok(target && isPlatformKey(target), `the README's second build line names a platform: ${buildFor}`);
+      sh(buildHere, dir);
+      if (target !== hostPlatformKey()) sh(buildFor!, dir);
     });
 
     const lang = OTHER_LANG[pm];

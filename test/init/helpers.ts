@@ -162,6 +162,7 @@ interface BuildJson {
   status: string;
   targets: Array<{ platform: string; file: string; runtime: string; verify: { status: string; failures?: string[] } }>;
   dist: string;
+  notes: string[];
 }
 
 /**
