@@ -13,6 +13,7 @@ export const FULL_TIER: readonly string[] = [
   "test/init/", // init adopts existing projects and builds them
   "test/interop/", // the platform's own packages drive our plugins
   "test/cli/examples.test.js", // every example of every verb's help, builds included
+  "test/plugins/corpus.test.js", // 22 plugins written by others, Go ones built, each under the whole suite
   "test/workbench/inspect-browser.test.js", // Chromium
   "test/workbench/inspect-languages.test.js", // Chromium, three languages
 ];
