@@ -8,14 +8,12 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { fuzzSession, generateCases, runChecks } from "../src/conform/index.js";
 import { detectLaunch, prepareLaunch, Session, type LaunchSpec } from "../src/host/index.js";
 import { watchMemory } from "../test/support/memory.js";
-import { fmt, median, ratio, table } from "./lib.js";
+import { compileTs, fmt, median, ratio, REPO, scaffoldWithCli, table } from "./lib.js";
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const work = mkdtempSync(join(tmpdir(), "executa-bench-conform-"));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const FUZZ = Number(process.env.BENCH_FUZZ ?? 10_000);
@@ -32,33 +30,8 @@ function have(program: string, args = ["--version"]): boolean {
 
 function scaffold(lang: string): string {
   const dir = join(work, `plugin-${lang}`);
-  execFileSync(
-    process.execPath,
-    [
-      join(REPO, "bin", "create-executa.js"),
-      dir,
-      "--name",
-      "bench-plugin",
-      "--lang",
-      lang,
-      "--no-install",
-      "--no-git",
-      "--json",
-    ],
-    { stdio: "ignore" },
-  );
-  if (lang === "ts")
-    execFileSync(
-      process.execPath,
-      [
-        join(REPO, "node_modules", "typescript", "bin", "tsc"),
-        "-p",
-        dir,
-        "--typeRoots",
-        join(REPO, "node_modules", "@types"),
-      ],
-      { stdio: "inherit" },
-    );
+  scaffoldWithCli(dir, lang);
+  if (lang === "ts") compileTs(dir);
   return dir;
 }
 

@@ -1,6 +1,47 @@
 /** Small helpers the benchmarks share: timing, plugin round trips, tables. */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { memoryKiB } from "../test/support/memory.js";
+
+/** This repository (the benchmarks run from dist/bench/). */
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** Scaffolds a plugin named bench-plugin into `dir` with the CLI, as a user does (no install, no git); returns the milliseconds it took. */
+export function scaffoldWithCli(dir: string, lang: string): number {
+  const start = performance.now();
+  execFileSync(
+    process.execPath,
+    [
+      join(REPO, "bin", "create-executa.js"),
+      dir,
+      "--name",
+      "bench-plugin",
+      "--lang",
+      lang,
+      "--no-install",
+      "--no-git",
+      "--json",
+    ],
+    { stdio: "ignore" },
+  );
+  return performance.now() - start;
+}
+
+/** Compiles a scaffolded TypeScript plugin with this repository's tsc and types (it has no node_modules). */
+export function compileTs(dir: string): void {
+  execFileSync(
+    process.execPath,
+    [
+      join(REPO, "node_modules", "typescript", "bin", "tsc"),
+      "-p",
+      dir,
+      "--typeRoots",
+      join(REPO, "node_modules", "@types"),
+    ],
+    { stdio: "inherit" },
+  );
+}
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

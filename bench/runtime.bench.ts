@@ -5,27 +5,26 @@
  * BENCH_LANGS=go (comma-separated) measures some languages only; BENCH_INVOKES,
  * BENCH_COLD_ROUNDS and BENCH_RSS_INVOKES set the counts.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { goBuild, goBuildTags, readProject } from "../src/builder/index.js";
 import { hostPlatformKey } from "../src/protocol/index.js";
 import {
   coldStartMs,
+  compileTs,
   fmt,
   interleaved,
   median,
   ratio,
   roundTrips,
   roundTripsMs,
+  scaffoldWithCli,
   sideBySide,
   table,
   type Launch,
 } from "./lib.js";
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const work = mkdtempSync(join(tmpdir(), "executa-bench-runtime-"));
 const INVOKES = Number(process.env.BENCH_INVOKES ?? 10_000);
 const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
@@ -103,39 +102,13 @@ func main() {
 let scaffolds = 0;
 function scaffold(lang: string): { dir: string; ms: number } {
   const dir = join(work, `plugin-${lang}-${scaffolds++}`);
-  const start = performance.now();
-  execFileSync(
-    process.execPath,
-    [
-      join(REPO, "bin", "create-executa.js"),
-      dir,
-      "--name",
-      "bench-plugin",
-      "--lang",
-      lang,
-      "--no-install",
-      "--no-git",
-      "--json",
-    ],
-    { stdio: "ignore" },
-  );
-  return { dir, ms: performance.now() - start };
+  return { dir, ms: scaffoldWithCli(dir, lang) };
 }
 
 async function launches(lang: string, dir: string): Promise<{ runtime: Launch; minimal: Launch }> {
   const minimalDir = mkdtempSync(join(work, `minimal-${lang}-`));
   if (lang === "ts") {
-    execFileSync(
-      process.execPath,
-      [
-        join(REPO, "node_modules", "typescript", "bin", "tsc"),
-        "-p",
-        dir,
-        "--typeRoots",
-        join(REPO, "node_modules", "@types"),
-      ],
-      { stdio: "inherit" },
-    );
+    compileTs(dir);
     writeFileSync(join(minimalDir, "minimal.mjs"), MINIMAL.ts(join(dir, "dist", "src", "tools.js")));
     return {
       runtime: { command: process.execPath, args: [join(dir, "dist", "src", "main.js")] },
