@@ -67,6 +67,8 @@ def _decode(text: str):
     except StopIteration:
         return _decoder.decode(text)
     return value if end == len(text) else _decoder.decode(text)
+
+
 _ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
