@@ -27,8 +27,9 @@ export const NO_HTTP_TAG = "executa_no_http";
  * brings (about 1.5 MB of binary, 1.3 MB of resident memory); the runtime refuses those methods
  * without the capability before any PUT, so the plugin behaves the same.
  */
-export function goBuildTags(hostCapabilities: readonly string[] = []): string[] {
-  const puts = PUT_METHODS.some((method) => capabilitiesForMethod(method).some((c) => hostCapabilities.includes(c)));
+export function goBuildTags(hostCapabilities: unknown): string[] {
+  const granted: unknown[] = Array.isArray(hostCapabilities) ? hostCapabilities : []; // manifest.json is the project's, unchecked
+  const puts = PUT_METHODS.some((method) => capabilitiesForMethod(method).some((c) => granted.includes(c)));
   return puts ? [] : [NO_HTTP_TAG];
 }
 

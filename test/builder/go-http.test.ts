@@ -46,6 +46,8 @@ test("only host capabilities that grant an upload keep net/http; GOFLAGS' own ta
   ];
   for (const [capabilities, tags] of cases) assert.deepEqual(goBuildTags(capabilities), tags, capabilities.join());
   assert.deepEqual(goBuildTags(undefined), [NO_HTTP_TAG], "a manifest without host_capabilities grants none");
+  assert.deepEqual(goBuildTags("host.upload"), [NO_HTTP_TAG], "host_capabilities that are not a list grant none");
+  assert.deepEqual(goBuildTags(7), [NO_HTTP_TAG], "host_capabilities that are not a list grant none");
   assert.deepEqual(goTagsFlag([NO_HTTP_TAG], "-mod=mod -tags=netgo,osusergo"), [
     "-tags",
     `netgo,osusergo,${NO_HTTP_TAG}`,
