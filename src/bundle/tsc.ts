@@ -75,13 +75,20 @@ function toDiagnostic(ts: TypeScript, d: ts.Diagnostic, projectDir: string): Dia
 const errorsOf = (ts: TypeScript, diagnostics: readonly ts.Diagnostic[], projectDir: string) =>
   diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).map((d) => toDiagnostic(ts, d, projectDir));
 
-/** The project's tsconfig.json as tsc reads it (extends, include, exclude), or undefined without one. */
-async function readTsConfig(ts: TypeScript, projectDir: string): Promise<ts.ParsedCommandLine | undefined> {
+/**
+ * The project's tsconfig.json as tsc reads it (extends, include, exclude), with `options` over its own
+ * as tsc's command line puts them; undefined without one.
+ */
+async function readTsConfig(
+  ts: TypeScript,
+  projectDir: string,
+  options?: ts.CompilerOptions,
+): Promise<ts.ParsedCommandLine | undefined> {
   const path = join(projectDir, TSCONFIG);
   if (!existsSync(path)) return undefined;
   const problems: ts.Diagnostic[] = [];
   const host: ts.ParseConfigFileHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => problems.push(d) };
-  const parsed = ts.getParsedCommandLineOfConfigFile(path, undefined, host);
+  const parsed = ts.getParsedCommandLineOfConfigFile(path, options, host);
   const errors = errorsOf(ts, [...problems, ...(parsed?.errors ?? [])], projectDir);
   if (!parsed || errors.length > 0) throw new TypeErrors(errors, "nothing was compiled");
   return parsed;
@@ -95,11 +102,37 @@ function programOf(ts: TypeScript, config: ts.ParsedCommandLine, options: ts.Com
   });
 }
 
-/** Throws TypeErrors unless the project type-checks as `tsc -p tsconfig.json --noEmit` does (`what` says what did not happen). */
+/**
+ * True when tsc's build mode would do nothing: the project compiles incrementally (`incremental` or
+ * `composite`), and its .tsbuildinfo says the last build had no errors and no input has changed
+ * since. Refreshing output timestamps, all tsc -b would do for an input touched but unchanged, is done.
+ */
+function upToDate(ts: TypeScript, configPath: string, config: ts.ParsedCommandLine): boolean {
+  if (!config.options.incremental && !config.options.composite) return false;
+  const host = ts.createSolutionBuilderHost(
+    ts.sys,
+    undefined,
+    () => undefined,
+    () => undefined,
+  );
+  const builder = ts.createSolutionBuilder(host, [configPath], {});
+  for (;;) {
+    const next = builder.getNextInvalidatedProject();
+    if (!next) return true;
+    if (next.kind !== ts.InvalidatedProjectKind.UpdateOutputFileStamps) return false;
+    next.done();
+  }
+}
+
+/**
+ * Throws TypeErrors unless the project type-checks as `tsc -p tsconfig.json --noEmit` does (`what`
+ * says what did not happen). An incremental project that `tsc -b` would leave alone is not checked again.
+ */
 export async function typeCheck(projectDir: string, what: string): Promise<TypeCheck> {
   const ts = await typescript();
   const config = await readTsConfig(ts, projectDir);
   if (!config) return { status: "no-tsconfig" };
+  if (upToDate(ts, resolve(projectDir, TSCONFIG), config)) return { status: "checked" };
   const errors = errorsOf(ts, ts.getPreEmitDiagnostics(programOf(ts, config, { noEmit: true })), projectDir);
   const skipped = typesMissing(errors);
   if (skipped) return skipped;
@@ -113,9 +146,29 @@ export interface Compiled {
   check: TypeCheck;
 }
 
+/** The diagnostics of type-checking and emitting the project as `config` says. */
+function emit(ts: TypeScript, configPath: string, config: ts.ParsedCommandLine): readonly ts.Diagnostic[] {
+  if (!config.options.incremental && !config.options.composite) {
+    const program = programOf(ts, config, {});
+    return [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
+  }
+  // As `tsc -b`: nothing is compiled again when the .tsbuildinfo says nothing changed.
+  const diagnostics: ts.Diagnostic[] = [];
+  const host = ts.createSolutionBuilderHost(
+    ts.sys,
+    undefined,
+    (d) => diagnostics.push(d),
+    () => undefined,
+  );
+  host.getParsedCommandLine = (file) => (resolve(file) === configPath ? config : undefined);
+  ts.createSolutionBuilder(host, [configPath], {}).build();
+  return diagnostics;
+}
+
 /**
  * Type-checks and emits the project as `tsc -p tsconfig.json` does (into its outDir, with inline
- * source maps unless it asks for map files); undefined without a tsconfig.json.
+ * source maps unless it asks for map files; an incremental project as `tsc -b` does, so an
+ * unchanged one is not compiled again); undefined without a tsconfig.json.
  */
 export async function compileProject(projectDir: string, entry: string): Promise<Compiled | undefined> {
   const ts = await typescript();
@@ -127,15 +180,18 @@ export async function compileProject(projectDir: string, entry: string): Promise
       hint: `add it to "include" in ${TSCONFIG}`,
     });
   }
-  const maps = config.options.sourceMap || config.options.inlineSourceMap ? {} : { inlineSourceMap: true };
-  const program = programOf(ts, config, { ...maps, noEmit: false, noEmitOnError: false });
-  const errors = errorsOf(ts, ts.getPreEmitDiagnostics(program), projectDir);
+  const { sourceMap, inlineSourceMap, noEmit, noEmitOnError } = config.options;
+  const overrides: ts.CompilerOptions = {
+    ...(!sourceMap && !inlineSourceMap && { inlineSourceMap: true }),
+    ...(noEmit && { noEmit: false }),
+    ...(noEmitOnError && { noEmitOnError: false }),
+  };
+  const compiled = Object.keys(overrides).length > 0 ? (await readTsConfig(ts, projectDir, overrides))! : config;
+  const errors = errorsOf(ts, emit(ts, resolve(projectDir, TSCONFIG), compiled), projectDir);
   const check = typesMissing(errors) ?? { status: "checked" };
   if (check.status === "checked" && errors.length > 0) throw new TypeErrors(errors, "the plugin was not started");
-  const emitErrors = errorsOf(ts, program.emit().diagnostics, projectDir);
-  if (emitErrors.length > 0) throw new TypeErrors(emitErrors, "the plugin was not started");
   const output = ts
-    .getOutputFileNames(config, entryPath, !ts.sys.useCaseSensitiveFileNames)
+    .getOutputFileNames(compiled, entryPath, !ts.sys.useCaseSensitiveFileNames)
     .find((f) => /\.[cm]?js$/.test(f));
   if (!output || !existsSync(output)) {
     throw new ExecutaError(`tsc emitted no JavaScript for ${relative(projectDir, entryPath)}`, {

@@ -2,12 +2,12 @@
  * One TypeScript program: a plugin whose tool uses import.meta.url, and the same plugin with a type
  * error, behave alike under the project's own `npm test`, `executa dev`, `executa test` and
  * `executa build` (all work, or all fail with the compiler's message), and stack traces from dev
- * point at src/ lines. (Node 22's single executable ignores source maps for its main script, so
+ * point at src/ lines; what `npm test` compiled, dev and test do not compile again. (Node 22's single executable ignores source maps for its main script, so
  * the built executable's traces still name bundle lines.)
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -78,6 +78,8 @@ test("a tool using import.meta.url works under npm test, executa dev, executa te
 }, () => {
   const npmTest = run("npm", ["test"]);
   assert.equal(npmTest.code, 0, npmTest.shown);
+  const emitted = join(dir, "dist", "src", "where.js");
+  const emittedAt = statSync(emitted).mtimeMs;
 
   const dev = executa("dev", "--invoke", "where", "--json");
   assert.equal(dev.code, 0, dev.shown);
@@ -87,6 +89,7 @@ test("a tool using import.meta.url works under npm test, executa dev, executa te
 
   const conform = executa("test");
   assert.equal(conform.code, 0, conform.shown);
+  assert.equal(statSync(emitted).mtimeMs, emittedAt, "dev and test left the program npm test compiled alone (tsc -b)");
 
   const build = executa("build", "--target", "linux-x86_64");
   assert.equal(build.code, 0, build.shown);
