@@ -44,7 +44,8 @@ export async function startLocalRegistry(root: string): Promise<LocalRegistry> {
       "auth:",
       `  htpasswd: { file: ${join(root, "htpasswd")}, max_users: 10 }`,
       `uplinks:`,
-      `  upstream: { url: ${JSON.stringify(upstream)} }`,
+      // Metadata fetched once per run (verdaccio's default refetches it every 2 minutes).
+      `  upstream: { url: ${JSON.stringify(upstream)}, maxage: 1h }`,
       "packages:",
       "  'create-executa': { access: $all, publish: $authenticated }",
       "  '**': { access: $all, publish: $authenticated, proxy: upstream }",
