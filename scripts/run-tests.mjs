@@ -11,8 +11,8 @@
 // the durations a tier run records in test/durations.json. Files are listed explicitly so that
 // fixture plugins under test/ folders are never run as tests. The end-to-end files share one packed
 // and installed copy of this package, and the registry files one local registry, made here once
-// (see test/e2e/toolchain.ts and test/e2e/local-registry.ts). Other `--` flags go to `node --test`.
-import { execFileSync, spawn } from "node:child_process";
+// while the files that need neither run (see test/e2e/toolchain.ts and test/e2e/local-registry.ts). Other `--` flags go to `node --test`.
+import { execFile, spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -26,7 +26,9 @@ import {
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
+const execFileAsync = promisify(execFile);
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const tiers = await import(join(REPO_ROOT, "dist", "test", "support", "tiers.js")).catch(() => {
   process.stderr.write("run-tests: dist/test/support/tiers.js is missing; run `npm run build` first\n");
@@ -51,36 +53,64 @@ const found = (tierRun ? ["dist"] : roots).flatMap((root) => (root.endsWith(".js
 const durationsPath = join(REPO_ROOT, tiers.DURATIONS_FILE);
 const durations = existsSync(durationsPath) ? JSON.parse(readFileSync(durationsPath, "utf8")) : {};
 const files = tiers.schedule(tierRun && !all ? found.filter((f) => !tiers.isFullTier(f)) : found, durations);
-const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.max(2, Math.min(4, cpus().length + 1));
+// Two files more than cores: many files wait on plugins, timeouts and installs part of the time.
+const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.min(4, cpus().length + 2);
 process.stdout.write(
   `${tierRun ? (all ? "both tiers" : "the fast tier (npm run test:all runs both)") : "the files given"}: ${files.length} files\n`,
 );
 
+// The packed package and the registry are made while the files that need neither already run.
+const needsToolchain = (file) => file.includes("/e2e/");
 let work;
-if (files.some((f) => f.includes("/e2e/")) && !process.env.EXECUTA_E2E_TARBALL) {
+let toolchainReady = Promise.resolve();
+if (files.some(needsToolchain) && !process.env.EXECUTA_E2E_TARBALL) {
   work = mkdtempSync(join(tmpdir(), "executa-e2e-"));
-  execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", work], {
-    stdio: ["ignore", "ignore", "inherit"],
+  toolchainReady = packAndInstall(work);
+}
+let registry;
+let registryReady = Promise.resolve();
+if (files.some((f) => tiers.needsRegistry(f)) && !process.env.EXECUTA_E2E_REGISTRY_URL) {
+  registryReady = toolchainReady.then(async () => {
+    const { startLocalRegistry } = await import(join(REPO_ROOT, "dist", "test", "e2e", "local-registry.js"));
+    registry = await startLocalRegistry(mkdtempSync(join(tmpdir(), "executa-registry-")));
+    process.env.EXECUTA_E2E_REGISTRY_URL = registry.url;
+    process.env.EXECUTA_E2E_REGISTRY_ROOT = registry.root;
   });
+}
+let toolchainDone = false;
+let registryDone = false;
+for (const [promise, done] of [
+  [toolchainReady, () => (toolchainDone = true)],
+  [registryReady, () => (registryDone = true)],
+]) {
+  promise.then(done, (error) => {
+    process.stderr.write(`run-tests: ${error.stack ?? error}\n`);
+    process.exit(2);
+  });
+}
+
+async function packAndInstall(dir) {
+  await execFileAsync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir]);
   const tarball = join(
-    work,
-    readdirSync(work).find((f) => f.endsWith(".tgz")),
+    dir,
+    readdirSync(dir).find((f) => f.endsWith(".tgz")),
   );
-  const prefix = join(work, "prefix");
+  const prefix = join(dir, "prefix");
   mkdirSync(prefix);
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", "--prefix", prefix, tarball], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  await execFileAsync("npm", ["install", "--no-audit", "--no-fund", "--silent", "--prefix", prefix, tarball]);
   process.env.EXECUTA_E2E_TARBALL = tarball;
   process.env.EXECUTA_E2E_BIN = join(prefix, "node_modules", ".bin");
 }
 
-let registry;
-if (files.some((f) => tiers.needsRegistry(f)) && !process.env.EXECUTA_E2E_REGISTRY_URL) {
-  const { startLocalRegistry } = await import(join(REPO_ROOT, "dist", "test", "e2e", "local-registry.js"));
-  registry = await startLocalRegistry(mkdtempSync(join(tmpdir(), "executa-registry-")));
-  process.env.EXECUTA_E2E_REGISTRY_URL = registry.url;
-  process.env.EXECUTA_E2E_REGISTRY_ROOT = registry.root;
+/** The next file to run, in schedule order among those whose package and registry are ready. */
+async function nextFile(queue) {
+  for (;;) {
+    const ready = (f) => (!needsToolchain(f) || toolchainDone) && (!tiers.needsRegistry(f) || registryDone);
+    const at = queue.findIndex(ready);
+    if (at >= 0) return queue.splice(at, 1)[0];
+    if (queue.length === 0) return undefined;
+    await (toolchainDone ? registryReady : toolchainReady);
+  }
 }
 
 const results = [];
@@ -121,10 +151,10 @@ function runFile(file) {
 }
 
 const started = performance.now();
-let next = 0;
+const queue = [...files];
 await Promise.all(
   Array.from({ length: Math.min(concurrency, files.length) }, async () => {
-    while (next < files.length) await runFile(files[next++]);
+    for (let file = await nextFile(queue); file; file = await nextFile(queue)) await runFile(file);
   }),
 );
 registry?.stop();
