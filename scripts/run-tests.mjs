@@ -11,7 +11,8 @@
 // the durations a tier run records in test/durations.json. Files are listed explicitly so that
 // fixture plugins under test/ folders are never run as tests. The end-to-end files share one packed
 // and installed copy of this package, and the registry files one local registry, made here once
-// while the files that need neither run (see test/e2e/toolchain.ts and test/e2e/local-registry.ts). Other `--` flags go to `node --test`.
+// while the files that need neither run (see test/e2e/toolchain.ts and test/e2e/local-registry.ts).
+// Other `--` flags go to `node --test`.
 import { execFile, spawn } from "node:child_process";
 import {
   existsSync,
