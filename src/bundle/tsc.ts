@@ -102,20 +102,35 @@ function programOf(ts: TypeScript, config: ts.ParsedCommandLine, options: ts.Com
   });
 }
 
+/** Whether tsc keeps a .tsbuildinfo for the project (`incremental` or `composite`), so `tsc -b` can skip it. */
+const isIncremental = (config: ts.ParsedCommandLine) => Boolean(config.options.incremental || config.options.composite);
+
 /**
- * True when tsc's build mode would do nothing: the project compiles incrementally (`incremental` or
- * `composite`), and its .tsbuildinfo says the last build had no errors and no input has changed
- * since. Refreshing output timestamps, all tsc -b would do for an input touched but unchanged, is done.
+ * `tsc -b`'s builder for the project at `configPath`, with `config` as its parsed tsconfig.json
+ * (other config files, such as referenced projects', are read as tsc reads them); diagnostics go to
+ * `report`.
+ */
+function solutionBuilder(
+  ts: TypeScript,
+  configPath: string,
+  config: ts.ParsedCommandLine,
+  report: ts.DiagnosticReporter = () => undefined,
+): ts.SolutionBuilder<ts.EmitAndSemanticDiagnosticsBuilderProgram> {
+  const host = ts.createSolutionBuilderHost(ts.sys, undefined, report, () => undefined);
+  const parseHost: ts.ParseConfigFileHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: report };
+  host.getParsedCommandLine = (file) =>
+    resolve(file) === configPath ? config : ts.getParsedCommandLineOfConfigFile(file, undefined, parseHost);
+  return ts.createSolutionBuilder(host, [configPath], {});
+}
+
+/**
+ * True when tsc's build mode would do nothing: the project compiles incrementally, and its
+ * .tsbuildinfo says the last build had no errors and no input has changed since. Refreshing output
+ * timestamps, all tsc -b would do for an input touched but unchanged, is done.
  */
 function upToDate(ts: TypeScript, configPath: string, config: ts.ParsedCommandLine): boolean {
-  if (!config.options.incremental && !config.options.composite) return false;
-  const host = ts.createSolutionBuilderHost(
-    ts.sys,
-    undefined,
-    () => undefined,
-    () => undefined,
-  );
-  const builder = ts.createSolutionBuilder(host, [configPath], {});
+  if (!isIncremental(config)) return false;
+  const builder = solutionBuilder(ts, configPath, config);
   for (;;) {
     const next = builder.getNextInvalidatedProject();
     if (!next) return true;
@@ -146,23 +161,29 @@ export interface Compiled {
   check: TypeCheck;
 }
 
-/** The diagnostics of type-checking and emitting the project as `config` says. */
-function emit(ts: TypeScript, configPath: string, config: ts.ParsedCommandLine): readonly ts.Diagnostic[] {
-  if (!config.options.incremental && !config.options.composite) {
-    const program = programOf(ts, config, {});
-    return [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
-  }
-  // As `tsc -b`: nothing is compiled again when the .tsbuildinfo says nothing changed.
+/**
+ * Type-checks and emits the program once, as `tsc -p` does, except that a type error stops it
+ * before anything is written (missing type packages do not); returns the type errors.
+ */
+function compileOnce(ts: TypeScript, config: ts.ParsedCommandLine, projectDir: string): Diagnostic[] {
+  const program = programOf(ts, config, {});
+  const errors = errorsOf(ts, ts.getPreEmitDiagnostics(program), projectDir);
+  if (errors.length > 0 && !typesMissing(errors)) return errors;
+  const emitErrors = errorsOf(ts, program.emit().diagnostics, projectDir);
+  if (emitErrors.length > 0) throw new TypeErrors(emitErrors, "the plugin was not started");
+  return errors;
+}
+
+/** Type-checks and emits as `tsc -b` does, so an unchanged project is not compiled again; returns the type errors. */
+function compileIncrementally(
+  ts: TypeScript,
+  configPath: string,
+  config: ts.ParsedCommandLine,
+  projectDir: string,
+): Diagnostic[] {
   const diagnostics: ts.Diagnostic[] = [];
-  const host = ts.createSolutionBuilderHost(
-    ts.sys,
-    undefined,
-    (d) => diagnostics.push(d),
-    () => undefined,
-  );
-  host.getParsedCommandLine = (file) => (resolve(file) === configPath ? config : undefined);
-  ts.createSolutionBuilder(host, [configPath], {}).build();
-  return diagnostics;
+  solutionBuilder(ts, configPath, config, (d) => diagnostics.push(d)).build();
+  return errorsOf(ts, diagnostics, projectDir);
 }
 
 /**
@@ -187,7 +208,9 @@ export async function compileProject(projectDir: string, entry: string): Promise
     ...(noEmitOnError && { noEmitOnError: false }),
   };
   const compiled = Object.keys(overrides).length > 0 ? (await readTsConfig(ts, projectDir, overrides))! : config;
-  const errors = errorsOf(ts, emit(ts, resolve(projectDir, TSCONFIG), compiled), projectDir);
+  const errors = isIncremental(compiled)
+    ? compileIncrementally(ts, resolve(projectDir, TSCONFIG), compiled, projectDir)
+    : compileOnce(ts, compiled, projectDir);
   const check = typesMissing(errors) ?? { status: "checked" };
   if (check.status === "checked" && errors.length > 0) throw new TypeErrors(errors, "the plugin was not started");
   const output = ts

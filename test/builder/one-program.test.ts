@@ -2,8 +2,9 @@
  * One TypeScript program: a plugin whose tool uses import.meta.url, and the same plugin with a type
  * error, behave alike under the project's own `npm test`, `executa dev`, `executa test` and
  * `executa build` (all work, or all fail with the compiler's message), and stack traces from dev
- * point at src/ lines; what `npm test` compiled, dev and test do not compile again. (Node 22's single executable ignores source maps for its main script, so
- * the built executable's traces still name bundle lines.)
+ * point at src/ lines; what `npm test` compiled, dev and test do not compile again. (Node 22's
+ * single executable ignores source maps for its main script, so the built executable's traces
+ * still name bundle lines.)
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
