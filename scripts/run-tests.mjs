@@ -103,10 +103,11 @@ async function packAndInstall(dir) {
   process.env.EXECUTA_E2E_BIN = join(prefix, "node_modules", ".bin");
 }
 
+const ready = (file) => (!needsToolchain(file) || toolchainDone) && (!tiers.needsRegistry(file) || registryDone);
+
 /** The next file to run, in schedule order among those whose package and registry are ready. */
 async function nextFile(queue) {
   for (;;) {
-    const ready = (f) => (!needsToolchain(f) || toolchainDone) && (!tiers.needsRegistry(f) || registryDone);
     const at = queue.findIndex(ready);
     if (at >= 0) return queue.splice(at, 1)[0];
     if (queue.length === 0) return undefined;
