@@ -102,14 +102,15 @@ function programOf(ts: TypeScript, config: ts.ParsedCommandLine, options: ts.Com
   });
 }
 
-/** Whether tsc keeps a .tsbuildinfo for the project (`incremental` or `composite`), so `tsc -b` can skip it. */
-const isIncremental = (config: ts.ParsedCommandLine) => Boolean(config.options.incremental || config.options.composite);
-
 /**
- * `tsc -b`'s builder for the project at `configPath`, with `config` as its parsed tsconfig.json
- * (other config files, such as referenced projects', are read as tsc reads them); diagnostics go to
- * `report`.
+ * Whether the project is compiled as `tsc -b` does: tsc keeps a .tsbuildinfo for it (`incremental`
+ * or `composite`), and it references no other project (`tsc -b` would build those too, wherever
+ * they are).
  */
+const isIncremental = (config: ts.ParsedCommandLine) =>
+  Boolean(config.options.incremental || config.options.composite) && !config.projectReferences?.length;
+
+/** `tsc -b`'s builder for the project at `configPath`, with `config` as its parsed tsconfig.json; diagnostics go to `report`. */
 function solutionBuilder(
   ts: TypeScript,
   configPath: string,
@@ -117,9 +118,7 @@ function solutionBuilder(
   report: ts.DiagnosticReporter = () => undefined,
 ): ts.SolutionBuilder<ts.EmitAndSemanticDiagnosticsBuilderProgram> {
   const host = ts.createSolutionBuilderHost(ts.sys, undefined, report, () => undefined);
-  const parseHost: ts.ParseConfigFileHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: report };
-  host.getParsedCommandLine = (file) =>
-    resolve(file) === configPath ? config : ts.getParsedCommandLineOfConfigFile(file, undefined, parseHost);
+  host.getParsedCommandLine = (file) => (resolve(file) === configPath ? config : undefined);
   return ts.createSolutionBuilder(host, [configPath], {});
 }
 

@@ -262,3 +262,29 @@ describe("executa build", () => {
     out.untouched();
   });
 });
+
+describe("executa dev and test", () => {
+  test("a tsconfig.json that references a project outside: compiled as tsc -p compiles it, the referenced project never built", () => {
+    const referenced = temp("referenced");
+    writeFileSync(join(referenced, "lib.ts"), "export const x = 1;\n");
+    writeFileSync(
+      join(referenced, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { composite: true, outDir: "built" }, files: ["lib.ts"] }),
+    );
+    const dir = scaffoldTs("references");
+    // Its type packages installed, so that a type error is not taken for a missing install.
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(join(PACKAGE_ROOT, "node_modules", "@types"), join(dir, "node_modules", "@types"));
+    const tsconfig = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as Record<string, unknown>;
+    assert.equal((tsconfig.compilerOptions as { incremental?: boolean }).incremental, true, "the template's tsconfig");
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ ...tsconfig, references: [{ path: referenced }] }));
+    const r = run(EXECUTA, dir, "test", "--only", "describe");
+    assert.equal(r.code, 0, r.shown);
+    assert.ok(existsSync(join(dir, "dist", "src", "main.js")), "the project itself was compiled");
+    assert.deepEqual(
+      readdirSync(referenced).sort(),
+      ["lib.ts", "tsconfig.json"],
+      "nothing was built outside the project",
+    );
+  });
+});
