@@ -5,7 +5,7 @@
  * link into the toolchain's folder or tarball. `npm create executa` is covered in registry.test.ts.
  */
 import assert from "node:assert/strict";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { localRegistry, type LocalRegistry } from "./local-registry.js";
@@ -40,9 +40,14 @@ function created(r: Run): Created {
 const CREATE = ["--lang", "ts", "--yes", "--no-git", "--json"];
 
 describe("a TypeScript project's CI install", { timeout: 20 * 60_000 }, () => {
-  test("create-executa run from a source checkout: the lockfile is the registry's, written before the checkout is linked in", () => {
+  test("create-executa run from a source checkout: the lockfile is the registry's, written before the checkout is linked in, which is not rebuilt", () => {
     const dir = join(root, "from-checkout");
+    // What the running create-executa is loaded from, and what tsc and the bundler would write again.
+    const built = ["dist/cli/create-executa.js", "dist/src/common/errors.js"].map((f) => join(REPO_ROOT, f));
+    const stamps = () => built.map((f) => `${f} ${statSync(f).mtimeMs}`);
+    const before = stamps();
     const out = created(run(process.execPath, [join(REPO_ROOT, "bin", "create-executa.js"), dir, ...CREATE], { env }));
+    assert.deepEqual(stamps(), before, "npm prepared the linked checkout by building it again");
     assert.deepEqual(
       out.steps.map((s) => [s.step, s.status]),
       [
