@@ -24,12 +24,12 @@ process.exit(3);
 `,
 );
 
-function prepare(initCwd: string | undefined) {
+function prepare(initCwd: string | undefined, npmCommand = "install") {
   rmSync(record, { force: true });
   const { INIT_CWD: _, ...env } = process.env;
   const r = spawnSync(process.execPath, [join(REPO_ROOT, "scripts", "prepare.mjs")], {
     cwd: REPO_ROOT,
-    env: { ...env, npm_execpath: fakeNpm, ...(initCwd && { INIT_CWD: initCwd }) },
+    env: { ...env, npm_execpath: fakeNpm, npm_command: npmCommand, ...(initCwd && { INIT_CWD: initCwd }) },
     encoding: "utf8",
   });
   const ran = (() => {
@@ -42,10 +42,15 @@ function prepare(initCwd: string | undefined) {
   return { status: r.status, stdout: r.stdout, ran };
 }
 
-test("installed in its own folder, or with no INIT_CWD: the package manager that runs it builds it, and its exit code is prepare's", () => {
-  for (const initCwd of [REPO_ROOT, undefined]) {
-    const r = prepare(initCwd);
-    assert.deepEqual(r.ran, { args: ["run", "build"], cwd: REPO_ROOT }, `INIT_CWD=${initCwd}`);
+test("installed in its own folder, with no INIT_CWD, or packed or published from anywhere: the package manager that runs it builds it, and its exit code is prepare's", () => {
+  for (const [initCwd, command] of [
+    [REPO_ROOT, "install"],
+    [undefined, "install"],
+    [work, "pack"],
+    [work, "publish"],
+  ] as const) {
+    const r = prepare(initCwd, command);
+    assert.deepEqual(r.ran, { args: ["run", "build"], cwd: REPO_ROOT }, `INIT_CWD=${initCwd}, npm ${command}`);
     assert.equal(r.status, 3);
   }
 });
