@@ -114,7 +114,13 @@ export async function startInspect(dir: string, args: string[] = [], env: NodeJS
   const ready = JSON.parse(line) as { status: string; url: string; port: number };
   if (ready.status !== "ok") throw new Error(`executa inspect: ${line}\n${stderr}`);
   const link = new URL(ready.url);
-  const page = await rawRequest(ready.port, { path: `${link.pathname}${link.search}` });
+  /** A request to the server, whose failure says what executa inspect printed. */
+  const ask = (path: string) =>
+    rawRequest(ready.port, { path }).catch((error: Error) => {
+      const state = child.exitCode === null ? "is running" : `exited (${child.exitCode})`;
+      throw new Error(`${error.message}: executa inspect ${state}; its stderr:\n${stderr}`, { cause: error });
+    });
+  const page = await ask(`${link.pathname}${link.search}`);
   const token = /^executa-inspect-\d+=([^;]+)/.exec(page.headers["set-cookie"]?.[0] ?? "")?.[1];
   if (page.status !== 200 || !token)
     throw new Error(`the printed link did not buy a cookie: ${page.status} ${JSON.stringify(page.headers)}`);
@@ -125,7 +131,7 @@ export async function startInspect(dir: string, args: string[] = [], env: NodeJS
     freshLink: async () => {
       const seen = stderr.length;
       for (let i = 0; i < 100; i++) {
-        if (i % 25 === 0) await rawRequest(ready.port, { path: "/" });
+        if (i % 25 === 0) await ask("/");
         const fresh = /open this fresh one[^:]*: (http:\S+)/.exec(stderr.slice(seen))?.[1];
         if (fresh) return fresh;
         await new Promise((r) => setTimeout(r, 50));
@@ -141,7 +147,11 @@ export async function startInspect(dir: string, args: string[] = [], env: NodeJS
   };
 }
 
-/** One raw HTTP request (headers exactly as given, so Host and Origin can lie). */
+/**
+ * One raw HTTP request (headers exactly as given, so Host and Origin can lie), on a connection of
+ * its own: a kept-alive one could be reused just as the server closes it for idling (5 s), which a
+ * loaded machine turned into a read ECONNRESET.
+ */
 export function rawRequest(
   port: number,
   options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
@@ -155,6 +165,7 @@ export function rawRequest(
         path: options.path,
         headers: options.headers,
         setHost: !options.headers?.Host,
+        agent: false,
       },
       (res) => {
         let body = "";
