@@ -60,34 +60,41 @@ process.stdout.write(
   `${tierRun ? (all ? "both tiers" : "the fast tier (npm run test:all runs both)") : "the files given"}: ${files.length} files\n`,
 );
 
-// The packed package and the registry are made while the files that need neither already run.
+/**
+ * What the files that `serves` picks need, made once by `make` while the files that need none of it
+ * already run; `done` once made. A failure stops the run.
+ */
+function gate(serves, make) {
+  const g = { serves, done: false, promise: make() };
+  g.promise.then(
+    () => (g.done = true),
+    (error) => {
+      process.stderr.write(`run-tests: ${error.stack ?? error}\n`);
+      process.exit(2);
+    },
+  );
+  return g;
+}
+const gates = [];
 const needsToolchain = (file) => file.includes("/e2e/");
 let work;
-let toolchainReady = Promise.resolve();
+let toolchain;
 if (files.some(needsToolchain) && !process.env.EXECUTA_E2E_TARBALL) {
   work = mkdtempSync(join(tmpdir(), "executa-e2e-"));
-  toolchainReady = packAndInstall(work);
+  toolchain = gate(needsToolchain, () => packAndInstall(work));
+  gates.push(toolchain);
 }
 let registry;
-let registryReady = Promise.resolve();
 if (files.some((f) => tiers.needsRegistry(f)) && !process.env.EXECUTA_E2E_REGISTRY_URL) {
-  registryReady = toolchainReady.then(async () => {
-    const { startLocalRegistry } = await import(join(REPO_ROOT, "dist", "test", "e2e", "local-registry.js"));
-    registry = await startLocalRegistry(mkdtempSync(join(tmpdir(), "executa-registry-")));
-    process.env.EXECUTA_E2E_REGISTRY_URL = registry.url;
-    process.env.EXECUTA_E2E_REGISTRY_ROOT = registry.root;
-  });
-}
-let toolchainDone = false;
-let registryDone = false;
-for (const [promise, done] of [
-  [toolchainReady, () => (toolchainDone = true)],
-  [registryReady, () => (registryDone = true)],
-]) {
-  promise.then(done, (error) => {
-    process.stderr.write(`run-tests: ${error.stack ?? error}\n`);
-    process.exit(2);
-  });
+  gates.push(
+    gate(tiers.needsRegistry, async () => {
+      await toolchain?.promise; // the registry publishes the packed package
+      const { startLocalRegistry } = await import(join(REPO_ROOT, "dist", "test", "e2e", "local-registry.js"));
+      registry = await startLocalRegistry(mkdtempSync(join(tmpdir(), "executa-registry-")));
+      process.env.EXECUTA_E2E_REGISTRY_URL = registry.url;
+      process.env.EXECUTA_E2E_REGISTRY_ROOT = registry.root;
+    }),
+  );
 }
 
 async function packAndInstall(dir) {
@@ -103,15 +110,15 @@ async function packAndInstall(dir) {
   process.env.EXECUTA_E2E_BIN = join(prefix, "node_modules", ".bin");
 }
 
-const ready = (file) => (!needsToolchain(file) || toolchainDone) && (!tiers.needsRegistry(file) || registryDone);
+const ready = (file) => gates.every((g) => g.done || !g.serves(file));
 
-/** The next file to run, in schedule order among those whose package and registry are ready. */
+/** The next file to run, in schedule order among those whose gates are open. */
 async function nextFile(queue) {
   for (;;) {
     const at = queue.findIndex(ready);
     if (at >= 0) return queue.splice(at, 1)[0];
     if (queue.length === 0) return undefined;
-    await (toolchainDone ? registryReady : toolchainReady);
+    await Promise.race(gates.filter((g) => !g.done).map((g) => g.promise));
   }
 }
 
