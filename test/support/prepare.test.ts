@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -32,13 +32,9 @@ function prepare(initCwd: string | undefined, npmCommand = "install") {
     env: { ...env, npm_execpath: fakeNpm, npm_command: npmCommand, ...(initCwd && { INIT_CWD: initCwd }) },
     encoding: "utf8",
   });
-  const ran = (() => {
-    try {
-      return JSON.parse(readFileSync(record, "utf8")) as { args: string[]; cwd: string };
-    } catch {
-      return undefined;
-    }
-  })();
+  const ran = existsSync(record)
+    ? (JSON.parse(readFileSync(record, "utf8")) as { args: string[]; cwd: string })
+    : undefined;
   return { status: r.status, stdout: r.stdout, ran };
 }
 
