@@ -67,8 +67,12 @@ test("the second build runs in the copy with empty caches, another TZ and umask;
     assert.equal(seen.date, 14, "Node's own clock follows the new TZ (UTC+14)");
     assert.equal(seen.mode, 0o600, "files are created under umask 077");
     assert.equal(seen.conditions.umask, "077");
-    assert.deepEqual(Object.keys(seen.conditions.freshCaches).sort(), ["GOCACHE", "PYINSTALLER_CONFIG_DIR"]);
-    assert.deepEqual(seen.caches, [0, 0]);
+    assert.deepEqual(Object.keys(seen.conditions.freshCaches).sort(), [
+      "EXECUTA_BUILD_CACHE_DIR",
+      "GOCACHE",
+      "PYINSTALLER_CONFIG_DIR",
+    ]);
+    assert.deepEqual(seen.caches, [0, 0, 0]);
     assert.equal(process.env.TZ, tz);
     assert.equal(process.env.GOCACHE, gocache);
     await assert.rejects(

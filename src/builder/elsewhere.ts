@@ -18,7 +18,7 @@ export interface Conditions {
 }
 
 /** Build caches a second build must not share with the first. */
-const CACHE_VARIABLES = ["GOCACHE", "PYINSTALLER_CONFIG_DIR"] as const;
+const CACHE_VARIABLES = ["GOCACHE", "PYINSTALLER_CONFIG_DIR", "EXECUTA_BUILD_CACHE_DIR"] as const;
 
 /** A zone whose offset differs from this one's now (and from UTC). */
 export function otherTimeZone(offsetMinutes = new Date().getTimezoneOffset()): string {

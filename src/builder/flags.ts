@@ -34,7 +34,7 @@ export const BUILD_FLAGS = {
       "Python only: PyInstaller's one-folder layout (default: starts without unpacking) or one file (unpacks itself on every start)",
   },
   "reproducible-check": {
-    doc: "build a second time from a copy of the project in a temporary folder, with empty build caches (GOCACHE, PyInstaller's), another TZ and another umask, and compare every output byte for byte; exit 1 listing each differing file with its byte offsets (the copy and its build are kept to inspect)",
+    doc: "build a second time from a copy of the project in a temporary folder, with empty build caches (GOCACHE, PyInstaller's, executa's own), another TZ and another umask, and compare every output byte for byte; exit 1 listing each differing file with its byte offsets (the copy and its build are kept to inspect)",
     type: "boolean",
     default: false,
     describe:

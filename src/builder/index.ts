@@ -42,6 +42,7 @@ import {
 import { readProject, type BuildLanguage, type BuildProject as Project } from "./project.js";
 import type { PythonLayout } from "./python.js";
 import { elsewhere } from "./elsewhere.js";
+import { PieceFile } from "./piece-file.js";
 import { compareBuilds, type Difference } from "./reproducible.js";
 import { writeSboms } from "./sbom/index.js";
 import { artifactName, buildTargets, hostKey, NODE_VERSION, parseTargets } from "./targets/index.js";
@@ -216,7 +217,16 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
       }
       const folder = built.layout === "onedir";
       const executable = folder ? join(path, entrypointIn(project.name, key)) : path;
-      const archive = writeArchive(out, project.name, key, artifactEntries(path, project.name, key), project.manifest);
+      const pieces = new PieceFile(`${built.runtime}-${built.runtimeVersion}-${key}`);
+      const archive = writeArchive(
+        out,
+        project.name,
+        key,
+        artifactEntries(path, project.name, key),
+        project.manifest,
+        pieces,
+      );
+      pieces.save();
       const checksumFile = writeChecksumFile(out, archive);
       written.push(...filesUnder(out, path), archive.file, checksumFile);
       archives.set(key, archive);

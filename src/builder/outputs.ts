@@ -9,7 +9,7 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import { updateExecutaJson } from "../project/index.js";
 import type { Manifest, PlatformKey } from "../protocol/index.js";
 import { PLATFORM_KEYS } from "../protocol/index.js";
-import { tarGz, zip, type ArchiveEntry } from "./archive/index.js";
+import { tarGz, zip, type ArchiveEntry, type PieceStore } from "./archive/index.js";
 import { exeSuffix } from "../protocol/index.js";
 import { isWindows } from "./targets/index.js";
 import { writeAtomic } from "./write-atomic.js";
@@ -92,13 +92,17 @@ export function artifactEntries(path: string, name: string, key: PlatformKey): A
   return entries;
 }
 
-/** Writes `<name>-<key>.tar.gz` (or `.zip` for Windows) of the artifact's entries and Anna's manifest.json. */
+/**
+ * Writes `<name>-<key>.tar.gz` (or `.zip` for Windows) of the artifact's entries and Anna's
+ * manifest.json; `store` keeps and hands back compressed pieces.
+ */
 export function writeArchive(
   distDir: string,
   name: string,
   key: PlatformKey,
   artifact: readonly ArchiveEntry[],
   manifest: Manifest,
+  store?: PieceStore,
 ): ArchiveFacts {
   const format: ArchiveFormat = isWindows(key) ? "zip" : "tar.gz";
   const entries: ArchiveEntry[] = [
@@ -109,7 +113,7 @@ export function writeArchive(
     },
     ...artifact,
   ];
-  const data = format === "zip" ? zip(entries) : tarGz(entries);
+  const data = format === "zip" ? zip(entries, store) : tarGz(entries, store);
   const file = `${name}-${key}.${format}`;
   writeAtomic(join(distDir, file), data, 0o644);
   return { file, size: data.length, sha256: sha256Of(data), format, entrypoint: entrypointIn(name, key) };

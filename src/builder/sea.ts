@@ -1,21 +1,16 @@
 /**
  * Node single executable applications: a SEA blob written by the host binary of the SAME Node
- * version as the target runtime, injected with postject; Windows signatures are removed first,
- * Mach-O results are ad-hoc signed.
+ * version as the target runtime, injected with postject (once per target, see sea-slot.ts);
+ * Windows signatures are removed first, Mach-O results are ad-hoc signed.
  */
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { inject } from "postject";
-import { signatureSet } from "portable-executable-signature";
 import { ExecutaError } from "../common/errors.js";
 import { exec, tail } from "../common/exec.js";
 import type { PlatformKey } from "../protocol/index.js";
 import { adhocSign } from "./macho-sign.js";
-import { isDarwin, isWindows } from "./targets/index.js";
-
-export const SEA_SENTINEL_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
-export const SEA_RESOURCE = "NODE_SEA_BLOB";
-export const SEA_MACHO_SEGMENT = "NODE_SEA";
+import { runtimeWithBlob } from "./sea-slot.js";
+import { isDarwin } from "./targets/index.js";
 
 export interface SeaBlobOptions {
   /** The host node binary of the pinned version. */
@@ -80,8 +75,8 @@ export async function makeSeaBlob(options: SeaBlobOptions): Promise<Buffer> {
 }
 
 /**
- * Writes `outPath`: the target's node runtime with `blob` injected (and, for macOS, ad-hoc signed
- * with `identifier`).
+ * Writes `outPath`: the target's node runtime with `blob` injected (see sea-slot.ts) and, for
+ * macOS, ad-hoc signed with `identifier`.
  */
 export async function injectSea(
   runtimePath: string,
@@ -90,28 +85,6 @@ export async function injectSea(
   outPath: string,
   identifier: string,
 ): Promise<void> {
-  if (isWindows(key)) {
-    const unsigned = Buffer.from(signatureSet(readFileSync(runtimePath), null, true, true));
-    writeFileSync(outPath, unsigned);
-  } else {
-    copyFileSync(runtimePath, outPath);
-  }
-  // postject's LIEF prints harmless section-name warnings through console.warn; keep them for errors.
-  const warnings: string[] = [];
-  const warn = console.warn;
-  console.warn = (...args: unknown[]) => void warnings.push(args.join(" "));
-  try {
-    await inject(outPath, SEA_RESOURCE, blob, {
-      sentinelFuse: SEA_SENTINEL_FUSE,
-      ...(isDarwin(key) && { machoSegmentName: SEA_MACHO_SEGMENT }),
-    });
-  } catch (error) {
-    rmSync(outPath, { force: true });
-    throw new ExecutaError(
-      `postject could not inject the blob into the ${key} runtime: ${(error as Error).message}${warnings.length ? ` (${warnings.slice(-2).join(" / ")})` : ""}`,
-    );
-  } finally {
-    console.warn = warn;
-  }
-  if (isDarwin(key)) writeFileSync(outPath, adhocSign(readFileSync(outPath), identifier));
+  const bytes = await runtimeWithBlob(runtimePath, blob, key, `${outPath}.postject`);
+  writeFileSync(outPath, isDarwin(key) ? adhocSign(bytes, identifier) : bytes, { mode: 0o755 });
 }

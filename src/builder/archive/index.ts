@@ -1,2 +1,4 @@
+export { crc32 } from "./crc32.js";
+export type { PieceStore } from "./pieces.js";
 export { tarGz, untar, type ArchiveEntry } from "./tar.js";
-export { crc32, unzip, zip } from "./zip.js";
+export { unzip, zip } from "./zip.js";

@@ -1,5 +1,7 @@
 /** Tar (ustar) writing and reading, gzip-wrapped: small, deterministic, with file modes. */
-import { gunzipSync, gzipSync } from "node:zlib";
+import { gunzipSync } from "node:zlib";
+import { crc32 } from "./crc32.js";
+import { cut, deflatePieces, PIECE_SIZE, type PieceStore } from "./pieces.js";
 
 export interface ArchiveEntry {
   /** Path inside the archive, `/`-separated. */
@@ -44,23 +46,54 @@ function header(entry: ArchiveEntry): Buffer {
   return h;
 }
 
-/** A tar archive of `entries`, in the order given. */
-export function tar(entries: readonly ArchiveEntry[]): Buffer {
-  const parts: Buffer[] = [];
+/**
+ * The tar stream of `entries`, in the order given, as pieces to deflate: a file of PIECE_SIZE or
+ * more is cut from its own start; headers, padding and smaller files run together.
+ */
+function tarPieces(entries: readonly ArchiveEntry[]): Buffer[] {
+  const pieces: Buffer[] = [];
+  let run: Buffer[] = [];
+  let length = 0;
+  const add = (part: Buffer) => {
+    run.push(part);
+    length += part.length;
+  };
+  const flush = () => {
+    if (run.length > 0) pieces.push(Buffer.concat(run));
+    run = [];
+    length = 0;
+  };
   for (const entry of entries) {
-    parts.push(header(entry), entry.data);
+    add(header(entry));
+    if (entry.data.length >= PIECE_SIZE) {
+      flush();
+      pieces.push(...cut(entry.data));
+    } else add(entry.data);
     const pad = (512 - (entry.data.length % 512)) % 512;
-    if (pad) parts.push(Buffer.alloc(pad));
+    if (pad) add(Buffer.alloc(pad));
+    if (length >= PIECE_SIZE) flush();
   }
-  parts.push(Buffer.alloc(1024));
-  return Buffer.concat(parts);
+  add(Buffer.alloc(1024));
+  flush();
+  return pieces;
 }
 
-/** A .tar.gz of `entries`; the gzip header's OS byte is fixed so every host writes the same bytes. */
-export function tarGz(entries: readonly ArchiveEntry[]): Buffer {
-  const gz = gzipSync(tar(entries));
-  gz[9] = 3;
-  return gz;
+/** The gzip header: no name or time stamp, and a fixed OS byte (Unix), so every host writes the same bytes. */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+
+/** A .tar.gz of `entries`, deflated in pieces (see pieces.ts); `store` keeps and hands back compressed pieces. */
+export function tarGz(entries: readonly ArchiveEntry[], store?: PieceStore): Buffer {
+  const pieces = tarPieces(entries);
+  let crc = 0;
+  let size = 0;
+  for (const piece of pieces) {
+    crc = crc32(piece, crc);
+    size += piece.length;
+  }
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc, 0);
+  trailer.writeUInt32LE(size % 2 ** 32, 4);
+  return Buffer.concat([GZIP_HEADER, deflatePieces(pieces, store), trailer]);
 }
 
 function readOctal(buf: Buffer, start: number, length: number): number {

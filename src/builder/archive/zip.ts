@@ -1,35 +1,21 @@
 /** Zip writing (deflate) and reading, deterministic, with Unix modes in the external attributes. */
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { inflateRawSync } from "node:zlib";
+import { crc32 } from "./crc32.js";
+import { cut, deflatePieces, type PieceStore } from "./pieces.js";
 import type { ArchiveEntry } from "./tar.js";
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-export function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 // 1985-10-26 08:15:00, the archives' fixed time stamp, in MS-DOS form.
 const DOS_TIME = (8 << 11) | (15 << 5);
 const DOS_DATE = ((1985 - 1980) << 9) | (10 << 5) | 26;
 
-/** A zip archive of `entries` (deflated), in the order given. */
-export function zip(entries: readonly ArchiveEntry[]): Buffer {
+/** A zip archive of `entries` (deflated in pieces, see pieces.ts), in the order given. */
+export function zip(entries: readonly ArchiveEntry[], store?: PieceStore): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.path, "utf8");
-    const packed = deflateRawSync(entry.data);
+    const packed = deflatePieces(cut(entry.data), store);
     const crc = crc32(entry.data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
