@@ -31,6 +31,9 @@ import { promisify } from "node:util";
 
 const execFileAsync = promisify(execFile);
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+// One cache of runtimes and build work (prepared runtimes, archive pieces) for every file, the
+// end-to-end files' `executa build` included: the folder test/builder/helpers.ts falls back to.
+process.env.EXECUTA_CACHE_DIR ||= join(tmpdir(), "executa-test-cache");
 const tiers = await import(join(REPO_ROOT, "dist", "test", "support", "tiers.js")).catch(() => {
   process.stderr.write("run-tests: dist/test/support/tiers.js is missing; run `npm run build` first\n");
   process.exit(2);

@@ -76,7 +76,7 @@ export async function makeSeaBlob(options: SeaBlobOptions): Promise<Buffer> {
 
 /**
  * Writes `outPath`: the target's node runtime with `blob` injected (see sea-slot.ts) and, for
- * macOS, ad-hoc signed with `identifier`.
+ * macOS, ad-hoc signed with `identifier`. `workDir` is the build's temporary folder.
  */
 export async function injectSea(
   runtimePath: string,
@@ -84,7 +84,8 @@ export async function injectSea(
   key: PlatformKey,
   outPath: string,
   identifier: string,
+  workDir: string,
 ): Promise<void> {
-  const bytes = await runtimeWithBlob(runtimePath, blob, key, `${outPath}.postject`);
+  const bytes = await runtimeWithBlob(runtimePath, blob, key, join(workDir, `${key}.postject`));
   writeFileSync(outPath, isDarwin(key) ? adhocSign(bytes, identifier) : bytes, { mode: 0o755 });
 }
