@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { inject } from "postject";
 import { signatureSet } from "portable-executable-signature";
 import { ExecutaError } from "../common/errors.js";
+import { PACKAGE_VERSION } from "../common/package-info.js";
 import type { PlatformKey } from "../protocol/index.js";
 import { buildCacheDir } from "./cache.js";
 import { isDarwin, isWindows } from "./targets/index.js";
@@ -40,6 +41,8 @@ interface Slot {
 }
 
 interface SlotRecord {
+  /** The toolchain that prepared it (its postject and its slot layout). */
+  toolchain: string;
   runtime_sha256: string;
   size: number;
   offset: number;
@@ -104,15 +107,23 @@ async function preparedRuntime(runtimePath: string, key: PlatformKey, size: numb
   const recordFile = join(folder, `${key}.json`);
   try {
     const record = JSON.parse(readFileSync(recordFile, "utf8")) as SlotRecord;
-    if (record.runtime_sha256 === runtimeSha && record.size === size) {
+    if (record.toolchain === PACKAGE_VERSION && record.runtime_sha256 === runtimeSha && record.size === size) {
       const bytes = readFileSync(file);
-      if (sha256(bytes) === record.sha256) return { bytes, offset: record.offset };
+      const { offset } = record;
+      if (sha256(bytes) === record.sha256 && bytes.subarray(offset, offset + MARKER.length).equals(MARKER))
+        return { bytes, offset };
     }
   } catch {
     // Not prepared yet, or unreadable: prepare it again.
   }
   const slot = await prepare(runtime, key, size, work);
-  const record: SlotRecord = { runtime_sha256: runtimeSha, size, offset: slot.offset, sha256: sha256(slot.bytes) };
+  const record: SlotRecord = {
+    toolchain: PACKAGE_VERSION,
+    runtime_sha256: runtimeSha,
+    size,
+    offset: slot.offset,
+    sha256: sha256(slot.bytes),
+  };
   try {
     writeAtomic(file, slot.bytes);
     writeAtomic(recordFile, `${JSON.stringify(record, null, 2)}\n`);
