@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { typeCheck } from "../bundle/index.js";
 import { ExecutaError } from "../common/errors.js";
-import { keep, makeTempDir, removeNow, removeOnExit } from "../common/cleanup.js";
+import { handleSignals, keep, makeTempDir, removeNow, removeOnExit } from "../common/cleanup.js";
 import type { FlagValues } from "../common/options.js";
 import { PACKAGE_JSON } from "../common/package-info.js";
 import type { StepOutcome } from "../common/term.js";
@@ -249,6 +249,7 @@ async function buildInto(plan: Plan, out: string, verify: boolean, step: Step): 
         archive: { ...archive, checksum_file: checksumFile },
         verify: verified,
       });
+      await handleSignals();
     }
     const sbom = writeSboms(
       out,

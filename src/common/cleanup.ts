@@ -70,3 +70,11 @@ export function makeTempDir(prefix: string): string {
   hook(); // before the folder exists: a signal that comes in between must find the handler in place
   return removeOnExit(mkdtempSync(join(tmpdir(), prefix)));
 }
+
+/**
+ * One turn of the event loop: a signal that came during synchronous work is handled here (the
+ * process cleans up and dies of it) instead of after all the work that follows.
+ */
+export function handleSignals(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

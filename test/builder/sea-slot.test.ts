@@ -4,10 +4,20 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { buildCacheDir } from "../../src/builder/cache.js";
 import { fetchPackageFiles } from "../../src/builder/npm-fetch.js";
 import { makeSeaBlob } from "../../src/builder/sea.js";
 import { runtimeWithBlob, slotSize } from "../../src/builder/sea-slot.js";
@@ -15,12 +25,10 @@ import { nodeRuntimeFor } from "../../src/builder/targets/index.js";
 import "./helpers.js";
 
 const root = mkdtempSync(join(tmpdir(), "executa-sea-slot-"));
-const slots = join(root, "build-cache", "sea-slots");
 let runtime: string;
 let blob: Buffer;
 
 before(async () => {
-  process.env.EXECUTA_BUILD_CACHE_DIR = join(root, "build-cache");
   const r = nodeRuntimeFor("linux-x86_64");
   runtime = (await fetchPackageFiles([{ pkg: r.pkg, version: r.version, file: r.binary }]))[0]!.path;
   blob = await makeSeaBlob({
@@ -33,7 +41,10 @@ before(async () => {
     label: "slot",
   });
 });
-after(() => rmSync(root, { recursive: true, force: true }));
+after(() => {
+  delete process.env.EXECUTA_BUILD_CACHE_DIR;
+  rmSync(root, { recursive: true, force: true });
+});
 
 function run(bytes: Buffer, name: string): string {
   const exe = join(root, name);
@@ -54,17 +65,25 @@ test("slots are powers of two of at least 1 MiB", () => {
   ]);
 });
 
+// The build tests' build cache (another file may have prepared this runtime), then one of this
+// file's own that starts from a copy of it.
+const slots = join(root, "build-cache", "sea-slots");
+let expected: Buffer;
+
 test("the blob in its slot runs, with its assets; the prepared runtime is kept and used again", async () => {
-  const first = await runtimeWithBlob(runtime, blob, "linux-x86_64", join(root, "work-1"));
-  assert.equal(run(first, "first"), "hello from the slot and its arguments");
+  expected = await runtimeWithBlob(runtime, blob, "linux-x86_64", join(root, "work-1"));
+  assert.equal(run(expected, "first"), "hello from the slot and its arguments");
+  const shared = join(buildCacheDir(), "sea-slots");
+  process.env.EXECUTA_BUILD_CACHE_DIR = join(root, "build-cache");
+  mkdirSync(slots, { recursive: true });
+  for (const file of ["linux-x86_64.bin", "linux-x86_64.json"]) copyFileSync(join(shared, file), join(slots, file));
   const kept = statSync(join(slots, "linux-x86_64.bin"));
   const again = await runtimeWithBlob(runtime, blob, "linux-x86_64", join(root, "work-2"));
-  assert.ok(again.equals(first), "the same blob gives the same bytes");
+  assert.ok(again.equals(expected), "the same blob gives the same bytes");
   assert.equal(statSync(join(slots, "linux-x86_64.bin")).mtimeMs, kept.mtimeMs, "not prepared again");
 });
 
 test("a damaged prepared runtime is prepared again and gives the same bytes; a larger blob gets a larger slot", async () => {
-  const expected = await runtimeWithBlob(runtime, blob, "linux-x86_64", join(root, "work-3"));
   const file = join(slots, "linux-x86_64.bin");
   const bytes = readFileSync(file);
   bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0xff;

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, watch } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
@@ -45,6 +45,18 @@ async function until(what: string, ready: () => boolean, run: Run, ms = 90_000):
   }
 }
 
+/** The first `.tmp-` file created in `dist`. */
+function firstPartial(dist: string): { seen: Promise<void>; close: () => void } {
+  let close = () => {};
+  const seen = new Promise<void>((resolve) => {
+    const watcher = watch(dist, (_event, name) => {
+      if (name?.includes(".tmp-")) resolve();
+    });
+    close = () => watcher.close();
+  });
+  return { seen, close: () => close() };
+}
+
 const entries = (dir: string) => (existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]) : []);
 const partials = (dist: string) => entries(dist).filter((name) => name.includes(".tmp-"));
 
@@ -52,9 +64,18 @@ describe("leftovers", { timeout: 300_000 }, () => {
   test("an interrupted build leaves no dist/*.tmp-* and no temp folder", async () => {
     const dir = await scaffoldProject("ts", "leftover-build");
     const dist = join(dir, "dist");
+    mkdirSync(dist);
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
-      const run = start(["build", "--no-verify"], dir);
-      await until("a partial artifact in dist/", () => partials(dist).length > 0, run);
+      // Watched, not polled: an artifact is written in a fraction of a second. Three targets, so the
+      // build is still at work when the signal comes.
+      const partial = firstPartial(dist);
+      const run = start(["build", "--no-verify", "--target", "linux-x86_64,linux-aarch64,darwin-arm64"], dir);
+      await Promise.race([
+        partial.seen,
+        run.exited.then(() => {
+          throw new Error(`never saw a partial artifact in dist/; output:\n${run.output()}`);
+        }),
+      ]).finally(partial.close);
       run.child.kill(signal);
       const exit = await run.exited;
       assert.equal(exit.signal, signal, run.output());
