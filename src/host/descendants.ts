@@ -19,6 +19,8 @@ interface Proc {
   ppid: number;
   start: string;
   name: string;
+  /** Z: dead, not yet reaped by its (new) parent. */
+  state: string;
 }
 
 const TRACKED = process.platform === "linux";
@@ -31,7 +33,13 @@ function readProc(pid: number): Proc | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const close = stat.lastIndexOf(")");
     const fields = stat.slice(close + 2).split(" ");
-    return { pid, ppid: Number(fields[1]), start: fields[19]!, name: stat.slice(stat.indexOf("(") + 1, close) };
+    return {
+      pid,
+      ppid: Number(fields[1]),
+      start: fields[19]!,
+      name: stat.slice(stat.indexOf("(") + 1, close),
+      state: fields[0]!,
+    };
   } catch {
     return undefined;
   }
@@ -96,7 +104,7 @@ export class DescendantTracker {
     }
   }
 
-  /** Stops watching; returns the remembered descendants still running (same pid, same start time). */
+  /** Stops watching; returns the remembered descendants still running (same pid, same start time, not a zombie). */
   stop(): { pid: number; name: string }[] {
     if (!trackers.delete(this)) return [];
     if (trackers.size === 0 && timer) {
@@ -106,7 +114,7 @@ export class DescendantTracker {
     const alive = new Map<number, { pid: number; name: string }>();
     for (const p of this.known.values()) {
       const now = readProc(p.pid);
-      if (now && now.start === p.start) alive.set(p.pid, { pid: p.pid, name: p.name });
+      if (now && now.start === p.start && now.state !== "Z") alive.set(p.pid, { pid: p.pid, name: p.name });
     }
     for (const p of processTable())
       if (p.pid !== this.rootPid && p.pid !== process.pid && this.marked(p.pid))
