@@ -4,11 +4,11 @@
  * one from there (see archive/pieces.ts). A piece is checked against its SHA-256 before use; a
  * missing, unreadable or damaged file only means compressing again.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PieceStore } from "./archive/index.js";
 import { buildCacheDir } from "./cache.js";
+import { sha256Of } from "./outputs.js";
 import { writeAtomic } from "./write-atomic.js";
 
 /** The file's first line is JSON, `[FORMAT, [[key, length, sha256], ...]]`; the pieces' bytes follow in that order. */
@@ -17,8 +17,6 @@ const FORMAT = "executa-archive-pieces 1";
 export function pieceFolder(env: NodeJS.ProcessEnv = process.env): string {
   return join(buildCacheDir(env), "archive-pieces");
 }
-
-const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 
 function read(path: string): Map<string, { packed: Buffer; sha256: string }> {
   const kept = new Map<string, { packed: Buffer; sha256: string }>();
@@ -57,7 +55,7 @@ export class PieceFile implements PieceStore {
 
   get(key: string): Buffer | undefined {
     const kept = this.kept.get(key);
-    if (!kept || sha256(kept.packed) !== kept.sha256) return undefined;
+    if (!kept || sha256Of(kept.packed) !== kept.sha256) return undefined;
     this.used.set(key, kept.packed);
     return kept.packed;
   }
@@ -71,7 +69,7 @@ export class PieceFile implements PieceStore {
   save(): void {
     if (!this.added) return;
     const pieces = [...this.used];
-    const index = JSON.stringify([FORMAT, pieces.map(([key, packed]) => [key, packed.length, sha256(packed)])]);
+    const index = JSON.stringify([FORMAT, pieces.map(([key, packed]) => [key, packed.length, sha256Of(packed)])]);
     try {
       writeAtomic(this.path, Buffer.concat([Buffer.from(`${index}\n`), ...pieces.map(([, packed]) => packed)]));
     } catch {

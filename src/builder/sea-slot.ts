@@ -16,6 +16,7 @@ import { PACKAGE_VERSION } from "../common/package-info.js";
 import type { PlatformKey } from "../protocol/index.js";
 import { buildCacheDir } from "./cache.js";
 import { isDarwin, isWindows } from "./targets/index.js";
+import { sha256Of } from "./outputs.js";
 import { writeAtomic } from "./write-atomic.js";
 
 const SEA_SENTINEL_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -48,8 +49,6 @@ interface SlotRecord {
   offset: number;
   sha256: string;
 }
-
-const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 
 /** The target's runtime as injection starts from it: without its Authenticode signature on Windows. */
 function startingPoint(runtimePath: string, key: PlatformKey): Buffer {
@@ -101,7 +100,7 @@ async function prepare(runtime: Buffer, key: PlatformKey, size: number, work: st
 /** The prepared runtime for `key` with a slot of `size` bytes: from the build cache, else made and kept there. */
 async function preparedRuntime(runtimePath: string, key: PlatformKey, size: number, work: string): Promise<Slot> {
   const runtime = startingPoint(runtimePath, key);
-  const runtimeSha = sha256(runtime);
+  const runtimeSha = sha256Of(runtime);
   const folder = join(buildCacheDir(), "sea-slots");
   const file = join(folder, `${key}.bin`);
   const recordFile = join(folder, `${key}.json`);
@@ -110,7 +109,7 @@ async function preparedRuntime(runtimePath: string, key: PlatformKey, size: numb
     if (record.toolchain === PACKAGE_VERSION && record.runtime_sha256 === runtimeSha && record.size === size) {
       const bytes = readFileSync(file);
       const { offset } = record;
-      if (sha256(bytes) === record.sha256 && bytes.subarray(offset, offset + MARKER.length).equals(MARKER))
+      if (sha256Of(bytes) === record.sha256 && bytes.subarray(offset, offset + MARKER.length).equals(MARKER))
         return { bytes, offset };
     }
   } catch {
@@ -122,7 +121,7 @@ async function preparedRuntime(runtimePath: string, key: PlatformKey, size: numb
     runtime_sha256: runtimeSha,
     size,
     offset: slot.offset,
-    sha256: sha256(slot.bytes),
+    sha256: sha256Of(slot.bytes),
   };
   try {
     writeAtomic(file, slot.bytes);
