@@ -1,8 +1,9 @@
 /**
  * The compressed pieces of the last archive `executa build` wrote for one runtime and platform,
- * kept in one file in `archive-pieces` of the build cache: the next archive for that runtime and platform takes the pieces it shares with the last
- * one from there (see archive/pieces.ts). A piece is checked against its SHA-256 before use; a
- * missing, unreadable or damaged file only means compressing again.
+ * kept in one file in `archive-pieces` of the build cache: the next archive for that runtime and
+ * platform takes the pieces it shares with the last one from there (see archive/pieces.ts). A piece
+ * is checked against its SHA-256 before use; a missing, unreadable or damaged file only means
+ * compressing again.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,8 +19,14 @@ export function pieceFolder(env: NodeJS.ProcessEnv = process.env): string {
   return join(buildCacheDir(env), "archive-pieces");
 }
 
-function read(path: string): Map<string, { packed: Buffer; sha256: string }> {
-  const kept = new Map<string, { packed: Buffer; sha256: string }>();
+interface Piece {
+  packed: Buffer;
+  /** Of `packed`. */
+  sha256: string;
+}
+
+function read(path: string): Map<string, Piece> {
+  const kept = new Map<string, Piece>();
   let data: Buffer;
   try {
     data = readFileSync(path);
@@ -43,8 +50,8 @@ function read(path: string): Map<string, { packed: Buffer; sha256: string }> {
 
 export class PieceFile implements PieceStore {
   private readonly path: string;
-  private readonly kept: Map<string, { packed: Buffer; sha256: string }>;
-  private readonly used = new Map<string, Buffer>();
+  private readonly kept: Map<string, Piece>;
+  private readonly used = new Map<string, Piece>();
   private added = false;
 
   /** `name`: the runtime and platform, e.g. `node-sea-22.23.2-linux-x86_64`. */
@@ -56,12 +63,12 @@ export class PieceFile implements PieceStore {
   get(key: string): Buffer | undefined {
     const kept = this.kept.get(key);
     if (!kept || sha256Of(kept.packed) !== kept.sha256) return undefined;
-    this.used.set(key, kept.packed);
+    this.used.set(key, kept);
     return kept.packed;
   }
 
   put(key: string, packed: Buffer): void {
-    this.used.set(key, packed);
+    this.used.set(key, { packed, sha256: sha256Of(packed) });
     this.added = true;
   }
 
@@ -69,9 +76,9 @@ export class PieceFile implements PieceStore {
   save(): void {
     if (!this.added) return;
     const pieces = [...this.used];
-    const index = JSON.stringify([FORMAT, pieces.map(([key, packed]) => [key, packed.length, sha256Of(packed)])]);
+    const index = JSON.stringify([FORMAT, pieces.map(([key, { packed, sha256 }]) => [key, packed.length, sha256])]);
     try {
-      writeAtomic(this.path, Buffer.concat([Buffer.from(`${index}\n`), ...pieces.map(([, packed]) => packed)]));
+      writeAtomic(this.path, Buffer.concat([Buffer.from(`${index}\n`), ...pieces.map(([, { packed }]) => packed)]));
     } catch {
       // A cache that cannot be written (read-only, full) costs the next build time, never its bytes.
     }

@@ -16,7 +16,7 @@ import { PACKAGE_VERSION } from "../common/package-info.js";
 import type { PlatformKey } from "../protocol/index.js";
 import { buildCacheDir } from "./cache.js";
 import { isDarwin, isWindows } from "./targets/index.js";
-import { sha256Of } from "./outputs.js";
+import { sha256File, sha256Of } from "./outputs.js";
 import { writeAtomic } from "./write-atomic.js";
 
 const SEA_SENTINEL_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -44,6 +44,7 @@ interface Slot {
 interface SlotRecord {
   /** The toolchain that prepared it (its postject and its slot layout). */
   toolchain: string;
+  /** Of the runtime file as fetched. */
   runtime_sha256: string;
   size: number;
   offset: number;
@@ -99,8 +100,7 @@ async function prepare(runtime: Buffer, key: PlatformKey, size: number, work: st
 
 /** The prepared runtime for `key` with a slot of `size` bytes: from the build cache, else made and kept there. */
 async function preparedRuntime(runtimePath: string, key: PlatformKey, size: number, work: string): Promise<Slot> {
-  const runtime = startingPoint(runtimePath, key);
-  const runtimeSha = sha256Of(runtime);
+  const runtimeSha = sha256File(runtimePath);
   const folder = join(buildCacheDir(), "sea-slots");
   const file = join(folder, `${key}.bin`);
   const recordFile = join(folder, `${key}.json`);
@@ -115,7 +115,7 @@ async function preparedRuntime(runtimePath: string, key: PlatformKey, size: numb
   } catch {
     // Not prepared yet, or unreadable: prepare it again.
   }
-  const slot = await prepare(runtime, key, size, work);
+  const slot = await prepare(startingPoint(runtimePath, key), key, size, work);
   const record: SlotRecord = {
     toolchain: PACKAGE_VERSION,
     runtime_sha256: runtimeSha,

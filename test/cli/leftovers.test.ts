@@ -47,14 +47,12 @@ async function until(what: string, ready: () => boolean, run: Run, ms = 90_000):
 
 /** The first `.tmp-` file created in `dist`. */
 function firstPartial(dist: string): { seen: Promise<void>; close: () => void } {
-  let close = () => {};
-  const seen = new Promise<void>((resolve) => {
-    const watcher = watch(dist, (_event, name) => {
-      if (name?.includes(".tmp-")) resolve();
-    });
-    close = () => watcher.close();
+  let resolve!: () => void;
+  const seen = new Promise<void>((r) => (resolve = r));
+  const watcher = watch(dist, (_event, name) => {
+    if (name?.includes(".tmp-")) resolve();
   });
-  return { seen, close: () => close() };
+  return { seen, close: () => watcher.close() };
 }
 
 const entries = (dir: string) => (existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]) : []);
