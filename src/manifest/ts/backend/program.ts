@@ -18,6 +18,16 @@ function projectOptions(projectDir: string): ts.CompilerOptions {
   return parsed.options;
 }
 
+/**
+ * A plugin runs in Node: without a `lib` of the project's, the target's own library without the
+ * DOM's, the largest file the compiler would read.
+ */
+function libWithoutDom(defaultLib: string): string {
+  if (defaultLib === "lib.d.ts") return "lib.es5.d.ts";
+  if (defaultLib === "lib.es6.d.ts") return "lib.es2015.d.ts";
+  return defaultLib.replace(".full.d.ts", ".d.ts");
+}
+
 /** The file the compiler is reading, set while it parses one (a parse that overflows the stack is located by it). */
 export interface ParseTracker {
   parsing?: string;
@@ -34,6 +44,7 @@ export function createProgram(projectDir: string, rootFiles: string[], tracker: 
     composite: false,
   };
   delete options.tsBuildInfoFile;
+  options.lib ??= [libWithoutDom(ts.getDefaultLibFileName(options))];
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, ...rest) => {
