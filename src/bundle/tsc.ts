@@ -4,6 +4,7 @@
  * `npm start` and `npm test` run, with inline source maps so stack traces point at src/.
  */
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join, relative, resolve, sep } from "node:path";
 import type ts from "typescript";
 
@@ -13,10 +14,12 @@ import { formatDiagnostic, type Diagnostic } from "../protocol/index.js";
 
 export const TSCONFIG = "tsconfig.json";
 
-// Loaded on first use: the compiler is large, and most commands never need it.
+// Loaded on first use: the compiler is large, and most commands never need it. Required, not
+// imported: importing its 9 MB CommonJS file would make Node read all of it twice more first (for its
+// module format, then for its named exports).
 let compiler: TypeScript | undefined;
 async function typescript(): Promise<TypeScript> {
-  compiler ??= (await import("typescript")).default;
+  compiler ??= createRequire(import.meta.url)("typescript") as TypeScript;
   return compiler;
 }
 
