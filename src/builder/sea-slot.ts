@@ -8,8 +8,8 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { inject } from "postject";
 import { signatureSet } from "portable-executable-signature";
 import { ExecutaError } from "../common/errors.js";
 import { PACKAGE_VERSION } from "../common/package-info.js";
@@ -65,6 +65,8 @@ async function postjectInto(runtime: Buffer, blob: Buffer, key: PlatformKey, wor
   const warn = console.warn;
   console.warn = (...args: unknown[]) => void warnings.push(args.join(" "));
   try {
+    // Required when a slot is prepared, not imported with the module: postject is 5 MB of CommonJS.
+    const { inject } = createRequire(import.meta.url)("postject") as typeof import("postject");
     await inject(work, SEA_RESOURCE, blob, {
       sentinelFuse: SEA_SENTINEL_FUSE,
       ...(isDarwin(key) && { machoSegmentName: SEA_MACHO_SEGMENT }),
