@@ -36,6 +36,8 @@ function packageDir(root: string, pkg: string, version: string): string {
 
 export interface FetchedFile {
   path: string;
+  /** The file's SHA-256, checked against the cache's record when it was found there. */
+  sha256: string;
   /** The npm registry's integrity of the package tarball the file came from (`sha512-…`). */
   integrity: string;
 }
@@ -53,7 +55,7 @@ function cached(root: string, want: PackageFile): FetchedFile | undefined {
     rmSync(path, { force: true });
     return undefined;
   }
-  return { path, integrity: record.integrity };
+  return { path, sha256: expected.sha256, integrity: record.integrity };
 }
 
 function verifyIntegrity(tarball: Buffer, integrity: string, spec: string): void {
@@ -120,7 +122,9 @@ export async function fetchPackageFiles(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<FetchedFile[]> {
   const root = cacheDir(env);
-  const missing = wanted.filter((w) => !cached(root, w));
+  // Each file is hashed once: those found intact now, the rest after they are fetched.
+  const found = wanted.map((w) => cached(root, w));
+  const missing = wanted.filter((_, i) => !found[i]);
   const specs = [...new Set(missing.map((w) => `${w.pkg}@${w.version}`))];
   if (specs.length > 0) {
     const work = join(root, "tmp", `pack-${process.pid}-${randomBytes(4).toString("hex")}`);
@@ -161,8 +165,8 @@ export async function fetchPackageFiles(
       rmSync(work, { recursive: true, force: true });
     }
   }
-  return wanted.map((w) => {
-    const file = cached(root, w);
+  return wanted.map((w, i) => {
+    const file = found[i] ?? cached(root, w);
     if (!file) throw new ExecutaError(`the cache at ${root} lost ${w.pkg}@${w.version} ${w.file} while building`);
     return file;
   });

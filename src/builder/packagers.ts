@@ -101,7 +101,7 @@ export async function nodePackager(
   return async (key, tempOut) => {
     const withCache = key === host && options.codeCache && !options.snapshot;
     const i = targets.indexOf(key);
-    await injectSea(fetched[i]!.path, await blobFor(withCache), key, tempOut, artifactName(project.name, key), work);
+    await injectSea(fetched[i]!, await blobFor(withCache), key, tempOut, artifactName(project.name, key), work);
     const runtime = jsRuntime({
       runtime: "node",
       version: NODE_VERSION,

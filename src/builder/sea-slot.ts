@@ -15,8 +15,9 @@ import { ExecutaError } from "../common/errors.js";
 import { PACKAGE_VERSION } from "../common/package-info.js";
 import type { PlatformKey } from "../protocol/index.js";
 import { buildCacheDir } from "./cache.js";
+import type { FetchedFile } from "./npm-fetch.js";
 import { isDarwin, isWindows } from "./targets/index.js";
-import { sha256File, sha256Of } from "./outputs.js";
+import { sha256Of } from "./outputs.js";
 import { writeAtomic } from "./write-atomic.js";
 
 const SEA_SENTINEL_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -101,14 +102,13 @@ async function prepare(runtime: Buffer, key: PlatformKey, size: number, work: st
 }
 
 /** The prepared runtime for `key` with a slot of `size` bytes: from the build cache, else made and kept there. */
-async function preparedRuntime(runtimePath: string, key: PlatformKey, size: number, work: string): Promise<Slot> {
-  const runtimeSha = sha256File(runtimePath);
+async function preparedRuntime(runtime: FetchedFile, key: PlatformKey, size: number, work: string): Promise<Slot> {
   const folder = join(buildCacheDir(), "sea-slots");
   const file = join(folder, `${key}.bin`);
   const recordFile = join(folder, `${key}.json`);
   try {
     const record = JSON.parse(readFileSync(recordFile, "utf8")) as SlotRecord;
-    if (record.toolchain === PACKAGE_VERSION && record.runtime_sha256 === runtimeSha && record.size === size) {
+    if (record.toolchain === PACKAGE_VERSION && record.runtime_sha256 === runtime.sha256 && record.size === size) {
       const bytes = readFileSync(file);
       const { offset } = record;
       if (sha256Of(bytes) === record.sha256 && bytes.subarray(offset, offset + MARKER.length).equals(MARKER))
@@ -117,10 +117,10 @@ async function preparedRuntime(runtimePath: string, key: PlatformKey, size: numb
   } catch {
     // Not prepared yet, or unreadable: prepare it again.
   }
-  const slot = await prepare(startingPoint(runtimePath, key), key, size, work);
+  const slot = await prepare(startingPoint(runtime.path, key), key, size, work);
   const record: SlotRecord = {
     toolchain: PACKAGE_VERSION,
-    runtime_sha256: runtimeSha,
+    runtime_sha256: runtime.sha256,
     size,
     offset: slot.offset,
     sha256: sha256Of(slot.bytes),
@@ -139,13 +139,13 @@ async function preparedRuntime(runtimePath: string, key: PlatformKey, size: numb
  * blob written into its slot. `work` is a temporary file path postject may use.
  */
 export async function runtimeWithBlob(
-  runtimePath: string,
+  runtime: FetchedFile,
   blob: Buffer,
   key: PlatformKey,
   work: string,
 ): Promise<Buffer> {
   const size = slotSize(blob.length);
-  const { bytes, offset } = await preparedRuntime(runtimePath, key, size, work);
+  const { bytes, offset } = await preparedRuntime(runtime, key, size, work);
   bytes.fill(0, offset, offset + size);
   blob.copy(bytes, offset);
   return bytes;

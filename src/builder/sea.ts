@@ -9,6 +9,7 @@ import { ExecutaError } from "../common/errors.js";
 import { exec, tail } from "../common/exec.js";
 import type { PlatformKey } from "../protocol/index.js";
 import { adhocSign } from "./macho-sign.js";
+import type { FetchedFile } from "./npm-fetch.js";
 import { runtimeWithBlob } from "./sea-slot.js";
 import { isDarwin } from "./targets/index.js";
 
@@ -79,13 +80,13 @@ export async function makeSeaBlob(options: SeaBlobOptions): Promise<Buffer> {
  * macOS, ad-hoc signed with `identifier`. `workDir` is the build's temporary folder.
  */
 export async function injectSea(
-  runtimePath: string,
+  runtime: FetchedFile,
   blob: Buffer,
   key: PlatformKey,
   outPath: string,
   identifier: string,
   workDir: string,
 ): Promise<void> {
-  const bytes = await runtimeWithBlob(runtimePath, blob, key, join(workDir, `${key}.postject`));
+  const bytes = await runtimeWithBlob(runtime, blob, key, join(workDir, `${key}.postject`));
   writeFileSync(outPath, isDarwin(key) ? adhocSign(bytes, identifier) : bytes, { mode: 0o755 });
 }

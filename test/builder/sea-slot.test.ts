@@ -18,21 +18,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { buildCacheDir } from "../../src/builder/cache.js";
-import { fetchPackageFiles } from "../../src/builder/npm-fetch.js";
+import { fetchPackageFiles, type FetchedFile } from "../../src/builder/npm-fetch.js";
 import { makeSeaBlob } from "../../src/builder/sea.js";
 import { runtimeWithBlob, slotSize } from "../../src/builder/sea-slot.js";
 import { nodeRuntimeFor } from "../../src/builder/targets/index.js";
 import "./helpers.js";
 
 const root = mkdtempSync(join(tmpdir(), "executa-sea-slot-"));
-let runtime: string;
+let runtime: FetchedFile;
 let blob: Buffer;
 
 before(async () => {
   const r = nodeRuntimeFor("linux-x86_64");
-  runtime = (await fetchPackageFiles([{ pkg: r.pkg, version: r.version, file: r.binary }]))[0]!.path;
+  runtime = (await fetchPackageFiles([{ pkg: r.pkg, version: r.version, file: r.binary }]))[0]!;
   blob = await makeSeaBlob({
-    hostNode: runtime,
+    hostNode: runtime.path,
     code: `console.log(require("node:sea").getAsset("greeting", "utf8"), process.argv.slice(2).join(" "))`,
     assets: { greeting: "hello from the slot" },
     workDir: root,
