@@ -3,7 +3,7 @@
  * sequential invoke throughput and resident memory after many invokes, against a minimal
  * hand-written plugin in the same language (each pair measured interleaved; medians).
  * BENCH_LANGS=go (comma-separated) measures some languages only; BENCH_INVOKES,
- * BENCH_COLD_ROUNDS and BENCH_RSS_INVOKES set the counts.
+ * BENCH_INVOKE_ROUNDS, BENCH_COLD_ROUNDS and BENCH_RSS_INVOKES set the counts.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -29,6 +29,9 @@ const work = mkdtempSync(join(tmpdir(), "executa-bench-runtime-"));
 const INVOKES = Number(process.env.BENCH_INVOKES ?? 10_000);
 const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
 const RSS_INVOKES = Number(process.env.BENCH_RSS_INVOKES ?? 100_000);
+// Rounds of the throughput pair: a round of 10,000 invokes takes under a second, and the machines
+// here are noisy enough that the median of three moved the Python ratio by 0.1.
+const INVOKE_ROUNDS = Number(process.env.BENCH_INVOKE_ROUNDS ?? 7);
 
 const MINIMAL = {
   // The TS and Python baselines call the project's own text_stats, so both sides do the same tool work.
@@ -158,7 +161,7 @@ for (const lang of (process.env.BENCH_LANGS ?? "ts,python,go").split(",")) {
     () => coldStartMs(minimal),
   );
   const [tputRuntime, tputMinimal] = await sideBySide(
-    3,
+    INVOKE_ROUNDS,
     () => roundTripsMs(runtime, invoke, INVOKES),
     () => roundTripsMs(minimal, invoke, INVOKES),
   );

@@ -24,9 +24,9 @@ class Workers:  # each job on a thread of its own (the first read loop has one a
         self.submitted += 1
         threading.Thread(target=job, daemon=True).start()
 
-loops = []  # (is_reader, when it started) of each read loop
-def read_loop(is_reader):
-    loops.append((is_reader, time.monotonic()))
+loops = []  # (turn, when it started) of each read loop
+def read_loop(turn):
+    loops.append((turn, time.monotonic()))
 
 def wait_until(check):
     deadline = time.monotonic() + 5
@@ -46,20 +46,20 @@ ran_on = set()
 for _ in range(200):
     reading.run_here(lambda: ran_on.add(threading.get_ident()))
 out["quick_ran_here"] = ran_on == {me}
-out["quick_kept_reading"] = workers.submitted == 0 and loops[0][0]()
+out["quick_kept_reading"] = workers.submitted == 0 and loops[0][0].reading
 
 module.HAND_OFF_AFTER_S = 0.005
 started = time.monotonic()
 reading.run_here(lambda: time.sleep(2.5))  # the watchdog may still be in a 1 s wait
 out["slow_moved_before_it_ended"] = len(loops) == 2 and loops[1][1] - started < 2
-out["old_loop_stops"] = not loops[0][0]() and loops[1][0]()
+out["old_loop_stops"] = not loops[0][0].reading and loops[1][0].reading
 
 def waits_for_host():
     reading.hand_off()
     out["handed_off_at_once"] = workers.submitted == 2
 reading.run_here(waits_for_host)
 wait_until(lambda: len(loops) == 3)
-out["new_loop_reads"] = loops[2][0]() and not loops[1][0]()
+out["new_loop_reads"] = loops[2][0].reading and not loops[1][0].reading
 
 other = threading.Thread(target=reading.hand_off)
 other.start()

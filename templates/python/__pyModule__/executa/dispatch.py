@@ -15,7 +15,7 @@ from .errors import (
     HostError,
     ToolError,
 )
-from .validate import check_arguments, json_type, parameters_of
+from .validate import Parameters, check_arguments, json_type
 from .writer import NotJson, to_json_bytes
 
 # manifest host_capabilities -> initialize client_capabilities: create-executa's protocol/capabilities.ts (the platform's allow-list)
@@ -45,6 +45,9 @@ MAX_SAFE_INTEGER = 2**53 - 1
 BAD_ID = "Invalid Request: id must be a string, an integer within ±(2^53−1), or null"
 _CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect
 _NO_ID = object()
+# Types a tool's value has that are never awaitable: checked first, as hasattr on a type that
+# lacks the attribute raises an AttributeError and clears it.
+_JSON_TYPES = frozenset((dict, list, str, int, float, bool, type(None)))
 
 
 def client_capabilities(host_capabilities) -> dict:
@@ -126,7 +129,7 @@ class Dispatcher:
         self._log = log
         self._submit = submit
         self._loaded: dict = {}
-        self._parameters: dict = {}  # tool name -> parameters_of(its tool)
+        self._parameters: dict = {}  # tool name -> Parameters(its tool)
         self._describe_json = None
         for name in bindings:
             if name not in self._tools:
@@ -212,7 +215,7 @@ class Dispatcher:
             return
         parameters = self._parameters.get(name)
         if parameters is None:
-            parameters = self._parameters[name] = parameters_of(tool)
+            parameters = self._parameters[name] = Parameters(tool)
         args, problems = check_arguments(parameters, given)
         if problems:
             self._writer.error(id, INVALID_PARAMS, f"Invalid arguments for tool '{name}'", {"errors": problems})
@@ -252,7 +255,7 @@ class Dispatcher:
             ctx = ToolContext.from_invoke(tool, params, self._channel) if wants_ctx else None
             try:
                 value = fn(**args, ctx=ctx) if wants_ctx else fn(**args)
-                if is_async or hasattr(type(value), "__await__"):
+                if is_async or (type(value) not in _JSON_TYPES and hasattr(type(value), "__await__")):
                     value = _run_coroutine(value)
                 outcome = "ok"
             except ToolError as err:
@@ -277,7 +280,7 @@ class Dispatcher:
     def _answer(self, id, name, outcome, value, duration_ms) -> None:
         if outcome == "ok":
             try:
-                self._writer.result(id, {"success": True, "data": value, "duration_ms": duration_ms})
+                self._writer.tool_result(id, value, duration_ms)
             except NotJson:
                 self._writer.error(id, INTERNAL_ERROR, f"Tool '{name}' returned a value that is not valid JSON (NaN or Infinity)")
             except (TypeError, ValueError, RecursionError):

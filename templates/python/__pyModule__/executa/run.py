@@ -67,12 +67,12 @@ class _Server:
         self.stopper.drain(log)
         _exit()
 
-    def _read(self, is_reader) -> None:
+    def _read(self, turn) -> None:
         """Reads and answers frames until EOF, or until the reading moves to another thread. After
         shutdown or a signal it reads on: the host's answers still reach the in-flight invokes, and
         new requests are answered "Shutting down"."""
         read, dispatcher, writer = self.frames.read, self.dispatcher, self.writer
-        while is_reader():
+        while turn.reading:
             writer.wait_for_room()  # backpressure: a host that stops reading stdout stops being read
             try:
                 line = read()

@@ -21,22 +21,27 @@ class Stopper:
         self.drained = threading.Event()  # set when stopping and no invoke is running
         self._lock = _thread.allocate_lock()
 
+    # These three run for every invoke: acquire and release rather than ``with``, which costs twice as much.
     def started(self) -> None:
-        with self._lock:
-            self.running += 1
-            self.unfinished += 1
+        self._lock.acquire()
+        self.running += 1
+        self.unfinished += 1
+        self._lock.release()
 
     def answering(self) -> None:
         """The invoke's answer is about to be written: it no longer counts as in flight."""
-        with self._lock:
-            self.running -= 1
+        self._lock.acquire()
+        self.running -= 1
+        self._lock.release()
 
     def finished(self) -> None:
         """The invoke's answer is written (or failed to be)."""
-        with self._lock:
-            self.unfinished -= 1
-            if self.stopping and self.unfinished == 0:
-                self.drained.set()
+        self._lock.acquire()
+        self.unfinished -= 1
+        drained = self.stopping and self.unfinished == 0
+        self._lock.release()
+        if drained:
+            self.drained.set()
 
     def begin(self, reason: str) -> None:
         """Begin stopping; later calls do nothing."""

@@ -85,67 +85,75 @@ def _copy(value):
 _EXACT = {"string": str, "boolean": bool, "object": dict}
 
 
-def parameters_of(tool: dict) -> tuple:
-    """The tool's parameters as check_arguments reads them, taken out of the manifest once per tool:
-    ``(name, required, default, whether the default is copied for each invoke, type, the Python
-    type that passes as is, item type, enum)`` each."""
-    out = []
-    for p in tool.get("parameters") or []:
-        default = p.get("default")
-        items = p.get("items")
-        item_type = (items.get("type") if isinstance(items, dict) else None) or p.get("items_type") or "string"
-        type_name = p.get("type")
-        out.append(
-            (
-                p["name"],
-                p.get("required", True) is not False,
-                default,
-                isinstance(default, (dict, list)),
-                type_name,
-                _EXACT.get(type_name),
-                item_type,
-                p.get("enum"),
-            )
-        )
-    return tuple(out)
+class Parameters:
+    """A tool's parameters as check_arguments reads them, taken out of the manifest once per tool."""
+
+    def __init__(self, tool: dict) -> None:
+        # name -> (position, type, the Python type that passes as is, item type, enum)
+        self.checks = {}
+        self.required = []  # (position, name)
+        self.defaults = {}  # name -> the default of an optional parameter that has one
+        self.copied = []  # (name, default) for the defaults that are objects or arrays: each invoke gets a copy
+        listed = tool.get("parameters") or []
+        self.unknown = len(listed)  # where errors about unknown parameters sort: after every parameter's
+        for position, p in enumerate(listed):
+            name, default, type_name = p["name"], p.get("default"), p.get("type")
+            items = p.get("items")
+            item_type = (items.get("type") if isinstance(items, dict) else None) or p.get("items_type") or "string"
+            self.checks.setdefault(name, (position, type_name, _EXACT.get(type_name), item_type, p.get("enum")))
+            if p.get("required", True) is not False:
+                self.required.append((position, name))
+            elif isinstance(default, (dict, list)):
+                self.copied.append((name, default))
+            elif default is not None:
+                self.defaults[name] = default
 
 
-def check_arguments(parameters: tuple, args: dict):
-    """Checks ``args`` against a tool's parameters (``parameters_of(tool)``).
+def check_arguments(parameters: Parameters, args: dict):
+    """Checks ``args`` against a tool's parameters.
 
     Returns:
         ``(arguments, None)``: what the tool sees. ``null`` for an optional parameter means "not
         given", a missing optional parameter gets the manifest ``default`` when it has one, and
         whole numbers for ``integer`` parameters are ints. Or ``(None, problems)``: one
-        ``{parameter, message}`` per parameter and issue.
+        ``{parameter, message}`` per parameter and issue, in the manifest's order of parameters,
+        then the unknown ones.
     """
-    errors = []
-    out = {}
-    for name, required, default, copy_default, type_name, exact, item_type, enum in parameters:
-        value = args.get(name)
-        if value is None:
-            if required:
-                errors.append({"parameter": name, "message": "required"})
-            elif default is not None:
-                out[name] = _copy(default) if copy_default else default
+    errors = []  # (position, problem)
+    out = dict(parameters.defaults)
+    checks = parameters.checks
+    for name, value in args.items():
+        check = checks.get(name)
+        if check is None:
+            errors.append((parameters.unknown, {"parameter": name, "message": "unknown parameter"}))
             continue
+        if value is None:
+            continue  # not given: its default, or "required" below
+        position, type_name, exact, item_type, enum = check
         if type(value) is not exact:
             value, problem = _type_problem(value, type_name)
             if problem is not None:
-                errors.append({"parameter": name, "message": problem})
+                errors.append((position, {"parameter": name, "message": problem}))
                 continue
             if type_name == "array":
                 checked = []
                 for i, item in enumerate(value):
                     item, problem = _type_problem(item, item_type)
                     if problem is not None:
-                        errors.append({"parameter": name, "message": f"item {i}: {problem}"})
+                        errors.append((position, {"parameter": name, "message": f"item {i}: {problem}"}))
                     checked.append(item)
                 value = checked
         if enum is not None and not any(_same(allowed, value) for allowed in enum):
-            errors.append({"parameter": name, "message": "must be one of: " + ", ".join(_show(e) for e in enum)})
+            message = "must be one of: " + ", ".join(_show(e) for e in enum)
+            errors.append((position, {"parameter": name, "message": message}))
         out[name] = value
-    for name in args:
-        if name not in out and all(p[0] != name for p in parameters):
-            errors.append({"parameter": name, "message": "unknown parameter"})
-    return (None, errors) if errors else (out, None)
+    for position, name in parameters.required:
+        if args.get(name) is None:
+            errors.append((position, {"parameter": name, "message": "required"}))
+    if errors:
+        errors.sort(key=lambda error: error[0])
+        return None, [problem for _, problem in errors]
+    for name, default in parameters.copied:
+        if name not in out:
+            out[name] = _copy(default)
+    return out, None

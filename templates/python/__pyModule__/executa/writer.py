@@ -24,6 +24,10 @@ _c_encode = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
     None, _encoder.default, json.encoder.encode_basestring, None, ":", ",", False, False, False
 )
 
+# A tool's answer around its id, data and duration: written as bytes, which takes a third of the
+# time of encoding the envelope each time.
+_TOOL_RESULT = b'{"jsonrpc":"2.0","id":%b,"result":{"success":true,"data":%b,"duration_ms":%d}}'
+
 
 class NotJson(ValueError):
     """NaN or Infinity in a value to send."""
@@ -70,6 +74,10 @@ class FrameWriter:
     def result(self, id, result) -> None:
         """A response with a result. Raises like to_json_bytes when the result is not JSON."""
         self._response(id, to_json_bytes({"jsonrpc": "2.0", "id": id, "result": result}))
+
+    def tool_result(self, id, data, duration_ms: int) -> None:
+        """A tool's answer. Raises like to_json_bytes when ``data`` is not JSON."""
+        self._response(id, _TOOL_RESULT % (to_json_bytes(id), to_json_bytes(data), duration_ms))
 
     def raw_result(self, id, result_json: bytes) -> None:
         """A result that is already JSON (the describe answer, serialised once)."""
