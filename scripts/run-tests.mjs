@@ -8,7 +8,8 @@
 //   node scripts/run-tests.mjs dist/test/e2e/registry.test.js dist/src/   just these
 //
 // Which file is in which tier is said once, in test/support/tiers.ts. Files run longest first, from
-// the durations a tier run records in test/durations.json. Files are listed explicitly so that
+// the durations a tier run records in test/durations.json; a file tiers.ts says runs after another
+// waits for it to finish. Files are listed explicitly so that
 // fixture plugins under test/ folders are never run as tests. The end-to-end files share one packed
 // and installed copy of this package, and the registry files one local registry, made here once
 // while the files that need neither run (see test/e2e/toolchain.ts and test/e2e/local-registry.ts).
@@ -119,15 +120,26 @@ async function packAndInstall(dir) {
   process.env.EXECUTA_E2E_BIN = join(prefix, "node_modules", ".bin");
 }
 
-const ready = (file) => gates.every((g) => g.done || !g.serves(file));
+const finished = new Set();
+let announce; // resolves `oneFinished` when the next file finishes
+let oneFinished = new Promise((resolve) => (announce = resolve));
+function markFinished(file) {
+  finished.add(file);
+  announce();
+  oneFinished = new Promise((resolve) => (announce = resolve));
+}
+const ready = (file) => {
+  const first = tiers.prerequisite(file, files);
+  return gates.every((g) => g.done || !g.serves(file)) && (first === undefined || finished.has(first));
+};
 
-/** The next file to run, in schedule order among those whose gates are open. */
+/** The next file to run, in schedule order among those whose gates are open and whose prerequisite has finished. */
 async function nextFile(queue) {
   for (;;) {
     const at = queue.findIndex(ready);
     if (at >= 0) return queue.splice(at, 1)[0];
     if (queue.length === 0) return undefined;
-    await Promise.race(gates.filter((g) => !g.done).map((g) => g.promise));
+    await Promise.race([oneFinished.promise, ...gates.filter((g) => !g.done).map((g) => g.promise)]);
   }
 }
 
@@ -152,6 +164,7 @@ function runFile(file) {
         skipped: count("skipped"),
       };
       results.push(result);
+      markFinished(file);
       const ok = code === 0 && result.fail === 0;
       process.stdout.write(
         `${ok ? "ok    " : "FAILED"} ${file} (${result.pass} passed${result.fail ? `, ${result.fail} failed` : ""}${result.skipped ? `, ${result.skipped} skipped` : ""}, ${(result.ms / 1000).toFixed(1)} s)\n`,

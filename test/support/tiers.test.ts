@@ -3,13 +3,13 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { REPO_ROOT } from "../e2e/toolchain.js";
-import { FULL_TIER, isFullTier, REGISTRY_FILES, schedule } from "./tiers.js";
+import { FULL_TIER, isFullTier, prerequisite, REGISTRY_FILES, RUNS_AFTER, schedule } from "./tiers.js";
 
 /** The source a compiled entry comes from: `test/e2e/` stays, `test/x.test.js` becomes `test/x.test.ts`. */
 const source = (entry: string) => join(REPO_ROOT, entry.endsWith("/") ? entry : entry.replace(/\.js$/, ".ts"));
 
 test("every full-tier and registry entry names a test file or folder that exists", () => {
-  for (const entry of [...FULL_TIER, ...REGISTRY_FILES]) {
+  for (const entry of [...FULL_TIER, ...REGISTRY_FILES, ...Object.entries(RUNS_AFTER).flat()]) {
     assert.ok(
       existsSync(source(entry)),
       `${entry} is listed in test/support/tiers.ts but ${source(entry)} does not exist`,
@@ -39,4 +39,11 @@ test("files run longest first from the recorded durations, unknown files before 
     "c.test.js": 12,
   });
   assert.deepEqual(order, ["dist/new.test.js", "dist/b.test.js", "dist/c.test.js", "dist/a.test.js"]);
+});
+
+test("a file waits for its prerequisite only when that file is in the run", () => {
+  const files = ["dist/test/cli/examples.test.js", "dist/test/builder/go.test.js", "dist/test/cli/cli.test.js"];
+  assert.equal(prerequisite("dist/test/cli/examples.test.js", files), "dist/test/builder/go.test.js");
+  assert.equal(prerequisite("dist/test/cli/examples.test.js", ["dist/test/cli/examples.test.js"]), undefined);
+  assert.equal(prerequisite("dist/test/cli/cli.test.js", files), undefined);
 });

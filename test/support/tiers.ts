@@ -25,6 +25,22 @@ export const REGISTRY_FILES: readonly string[] = [
   "test/e2e/lockfile.test.js",
 ];
 
+/**
+ * Files that start only once another has finished (when both are in the run). Both of these build a
+ * Go plugin for every target: with an empty Go build cache, as on CI, running them together compiles
+ * the standard library for each target twice at once; one after the other, the second finds it
+ * compiled.
+ */
+export const RUNS_AFTER: Readonly<Record<string, string>> = {
+  "test/cli/examples.test.js": "test/builder/go.test.js",
+};
+
+/** The file this one waits for, when that file is among `files` (paths as the runner lists them). */
+export function prerequisite(file: string, files: readonly string[]): string | undefined {
+  const first = RUNS_AFTER[relativeToDist(file)];
+  return first === undefined ? undefined : files.find((f) => relativeToDist(f) === first);
+}
+
 /** Recorded per-file durations (seconds) that schedule the longest files first. */
 export const DURATIONS_FILE = "test/durations.json";
 
