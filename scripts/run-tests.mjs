@@ -107,6 +107,17 @@ if (files.some((f) => tiers.needsRegistry(f)) && !process.env.EXECUTA_E2E_REGIST
   );
 }
 
+// A file that tiers.ts says runs after another has that file's end as its gate.
+const ends = new Map(); // a prerequisite -> resolves its gate when it has run
+for (const first of new Set(files.map((f) => tiers.prerequisite(f, files)).filter(Boolean))) {
+  gates.push(
+    gate(
+      (file) => tiers.prerequisite(file, files) === first,
+      () => new Promise((resolve) => ends.set(first, resolve)),
+    ),
+  );
+}
+
 async function packAndInstall(dir) {
   await execFileAsync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir]);
   const tarball = join(
@@ -120,26 +131,15 @@ async function packAndInstall(dir) {
   process.env.EXECUTA_E2E_BIN = join(prefix, "node_modules", ".bin");
 }
 
-const finished = new Set();
-let announce; // resolves `oneFinished` when the next file finishes
-let oneFinished = new Promise((resolve) => (announce = resolve));
-function markFinished(file) {
-  finished.add(file);
-  announce();
-  oneFinished = new Promise((resolve) => (announce = resolve));
-}
-const ready = (file) => {
-  const first = tiers.prerequisite(file, files);
-  return gates.every((g) => g.done || !g.serves(file)) && (first === undefined || finished.has(first));
-};
+const ready = (file) => gates.every((g) => g.done || !g.serves(file));
 
-/** The next file to run, in schedule order among those whose gates are open and whose prerequisite has finished. */
+/** The next file to run, in schedule order among those whose gates are open. */
 async function nextFile(queue) {
   for (;;) {
     const at = queue.findIndex(ready);
     if (at >= 0) return queue.splice(at, 1)[0];
     if (queue.length === 0) return undefined;
-    await Promise.race([oneFinished.promise, ...gates.filter((g) => !g.done).map((g) => g.promise)]);
+    await Promise.race(gates.filter((g) => !g.done).map((g) => g.promise));
   }
 }
 
@@ -164,7 +164,7 @@ function runFile(file) {
         skipped: count("skipped"),
       };
       results.push(result);
-      markFinished(file);
+      ends.get(file)?.();
       const ok = code === 0 && result.fail === 0;
       process.stdout.write(
         `${ok ? "ok    " : "FAILED"} ${file} (${result.pass} passed${result.fail ? `, ${result.fail} failed` : ""}${result.skipped ? `, ${result.skipped} skipped` : ""}, ${(result.ms / 1000).toFixed(1)} s)\n`,
