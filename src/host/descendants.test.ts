@@ -39,3 +39,24 @@ test("a descendant that died but is not reaped yet (a zombie) is not reported as
     root.kill("SIGKILL");
   }
 });
+
+test("a descendant is reported by the name it runs under now, not the one it had when first seen", {
+  skip: process.platform !== "linux" && "the tracker reads /proc",
+}, async () => {
+  // The subshell is seen as `sh`, then execs `sleep`.
+  const root = spawn("sh", ["-c", "(sleep 0.4; exec sleep 30) & exec sleep 30"], { stdio: "ignore" });
+  const tracker = new DescendantTracker();
+  tracker.watch(root.pid);
+  try {
+    for (let i = 0; i < 100 && children(root.pid!).length < 1; i++) await new Promise((r) => setTimeout(r, 20));
+    tracker.look();
+    const [subshell] = children(root.pid!);
+    assert.equal(readFileSync(`/proc/${subshell![0]}/comm`, "utf8").trim(), "sh");
+    for (let i = 0; i < 200 && readFileSync(`/proc/${subshell![0]}/comm`, "utf8").trim() !== "sleep"; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(tracker.stop(), [{ pid: subshell![0], name: "sleep" }]);
+  } finally {
+    for (const [pid] of children(root.pid!)) process.kill(pid, "SIGKILL");
+    root.kill("SIGKILL");
+  }
+});

@@ -104,7 +104,7 @@ export class DescendantTracker {
     }
   }
 
-  /** Stops watching; returns the remembered descendants still running (same pid, same start time, not a zombie). */
+  /** Stops watching; returns the remembered descendants still running (same pid, same start time, not a zombie), by their name now (one may have exec'd since it was seen). */
   stop(): { pid: number; name: string }[] {
     if (!trackers.delete(this)) return [];
     if (trackers.size === 0 && timer) {
@@ -114,7 +114,7 @@ export class DescendantTracker {
     const alive = new Map<number, { pid: number; name: string }>();
     for (const p of this.known.values()) {
       const now = readProc(p.pid);
-      if (now && now.start === p.start && now.state !== "Z") alive.set(p.pid, { pid: p.pid, name: p.name });
+      if (now && now.start === p.start && now.state !== "Z") alive.set(p.pid, { pid: p.pid, name: now.name });
     }
     for (const p of processTable())
       if (p.pid !== this.rootPid && p.pid !== process.pid && this.marked(p.pid))
