@@ -1,5 +1,5 @@
 /** Shared by the build tests: one runtime cache for every test file, real scaffolded projects in temp folders. */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateManifest, writeOutputs } from "../../src/manifest/index.js";
@@ -47,4 +47,49 @@ export function readJson<T = Record<string, unknown>>(path: string): T {
 export async function sbomSchemaErrors(path: string): Promise<unknown> {
   const { Validation, Spec } = await import("@cyclonedx/cyclonedx-library");
   return new Validation.JsonStrictValidator(Spec.Version.v1dot6).validate(readFileSync(path, "utf8"));
+}
+
+/** The parts of a CycloneDX SBOM the tests read. */
+export interface Bom {
+  specVersion: string;
+  serialNumber: string;
+  metadata: {
+    component: { name: string; version: string; "bom-ref": string; hashes?: Array<{ alg: string; content: string }> };
+  };
+  components: Array<{
+    type: string;
+    name: string;
+    version?: string;
+    purl: string;
+    "bom-ref": string;
+    hashes?: Array<{ alg: string; content: string }>;
+    licenses?: Array<{ license?: { id?: string; name?: string }; expression?: string }>;
+    properties?: Array<{ name: string; value: string }>;
+  }>;
+  dependencies: Array<{ ref: string; dependsOn?: string[] }>;
+}
+
+/** Each bom-ref's outgoing edges. */
+export const edgesOf = (bom: Bom) => Object.fromEntries(bom.dependencies.map((d) => [d.ref, d.dependsOn ?? []]));
+
+/** A Python distribution installed by hand into a site-packages folder: what pip leaves, minus pip. */
+export function installDistribution(
+  sitePackages: string,
+  name: string,
+  version: string,
+  metadata: string[],
+  init = "",
+): void {
+  mkdirSync(join(sitePackages, name), { recursive: true });
+  writeFileSync(join(sitePackages, name, "__init__.py"), init);
+  const info = join(sitePackages, `${name}-${version}.dist-info`);
+  mkdirSync(info, { recursive: true });
+  writeFileSync(
+    join(info, "METADATA"),
+    ["Metadata-Version: 2.1", `Name: ${name}`, `Version: ${version}`, ...metadata, ""].join("\n"),
+  );
+  writeFileSync(
+    join(info, "RECORD"),
+    `${name}/__init__.py,,\n${name}-${version}.dist-info/METADATA,,\n${name}-${version}.dist-info/RECORD,,\n`,
+  );
 }

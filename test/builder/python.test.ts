@@ -1,11 +1,19 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { build, launchFor, untar, verifyLaunch, type BuildReport } from "../../src/builder/index.js";
-import { exec } from "../../src/common/exec.js";
+import { exec, which } from "../../src/common/exec.js";
 import { hostPlatformKey } from "../../src/protocol/index.js";
-import { readJson, regenerateManifest, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
+import {
+  type Bom,
+  edgesOf,
+  installDistribution,
+  readJson,
+  regenerateManifest,
+  sbomSchemaErrors,
+  scaffoldProject,
+} from "./helpers.js";
 import { requires } from "../support/requires.js";
 
 const host = hostPlatformKey()!;
@@ -107,25 +115,10 @@ def frozen_hooks() -> dict:
     }
 `;
 
-/** A distribution installed by hand into a site-packages folder: what pip leaves, minus pip. */
-function installTinyDistribution(sitePackages: string): void {
-  mkdirSync(join(sitePackages, "tinydep"), { recursive: true });
-  writeFileSync(join(sitePackages, "tinydep", "__init__.py"), 'GREETING = "hello from tinydep"\n');
-  const info = join(sitePackages, "tinydep-1.4.2.dist-info");
-  mkdirSync(info, { recursive: true });
-  writeFileSync(
-    join(info, "METADATA"),
-    "Metadata-Version: 2.4\nName: tinydep\nVersion: 1.4.2\nLicense-Expression: Apache-2.0\n",
-  );
-  writeFileSync(
-    join(info, "RECORD"),
-    "tinydep/__init__.py,,\ntinydep-1.4.2.dist-info/METADATA,,\ntinydep-1.4.2.dist-info/RECORD,,\n",
-  );
-}
-
 /**
- * One build for the two tests below: a project whose tools import a package installed only in its
- * .venv, and which has the frozen_hooks tool.
+ * One build for the two tests below: a project with the frozen_hooks tool, whose tools import ssl
+ * and packages installed only in its .venv: tinydep (License-Expression) and tinytop (a License
+ * field, declared in pyproject.toml), which requires tinybase (a license classifier only).
  */
 let venvBuild: Promise<{ dir: string; report: BuildReport }> | undefined;
 function buildVenvProject(): Promise<{ dir: string; report: BuildReport }> {
@@ -137,11 +130,28 @@ function buildVenvProject(): Promise<{ dir: string; report: BuildReport }> {
     const site = (
       await exec(venvPython, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
     ).stdout.trim();
-    installTinyDistribution(site);
+    installDistribution(site, "tinydep", "1.4.2", ["License-Expression: Apache-2.0"], 'GREETING = "hello"\n');
+    installDistribution(site, "tinybase", "0.2.0", [
+      "Classifier: License :: OSI Approved :: GNU General Public License v2 (GPLv2)",
+    ]);
+    installDistribution(
+      site,
+      "tinytop",
+      "1.0.0",
+      ["License: MIT License", "Requires-Dist: tinybase>=0.1", "Requires-Dist: absent-extra; extra == 'x'"],
+      "import tinybase  # noqa: F401\n",
+    );
+    const pyproject = join(dir, "pyproject.toml");
+    writeFileSync(
+      pyproject,
+      readFileSync(pyproject, "utf8").replace("dependencies = []", 'dependencies = ["tinytop"]'),
+    );
     const tools = join(dir, "venv_plugin", "tools.py");
     writeFileSync(
       tools,
-      readFileSync(tools, "utf8") + "\nimport tinydep  # noqa: E402,F401  (installed in .venv only)\n" + HOOKS_TOOL,
+      readFileSync(tools, "utf8") +
+        "\nimport ssl  # noqa: E402,F401\nimport tinydep  # noqa: E402,F401\nimport tinytop  # noqa: E402,F401\n" +
+        HOOKS_TOOL,
     );
     assert.notEqual(
       (await exec("python3", ["-c", "import tinydep"])).code,
@@ -180,26 +190,48 @@ test("Python: PyInstaller's run-time hooks for inspect, multiprocessing and pkgu
   );
 });
 
-test("Python: the project's .venv runs PyInstaller, so its packages are bundled and listed in the SBOM", {
+test("Python: the project's .venv runs PyInstaller; the SBOM lists its packages with their licenses and edges, and the native libraries PyInstaller bundles (OpenSSL with its version)", {
   ...requires("pyinstaller"),
   timeout: 10 * 60_000,
 }, async () => {
   const { report } = await buildVenvProject();
   assert.equal(report.targets[0]!.verify.status, "passed", JSON.stringify(report.targets[0]!.verify));
-  assert.equal(await sbomSchemaErrors(join(report.dist, "sbom.cdx.json")), null);
-  const sbom = readJson<{
-    components: Array<{
-      name: string;
-      version: string;
-      purl: string;
-      licenses?: Array<{ expression?: string; license?: { id?: string } }>;
-    }>;
-  }>(join(report.dist, "sbom.cdx.json"));
-  const tiny = sbom.components.find((c) => c.name === "tinydep");
-  assert.ok(tiny, JSON.stringify(sbom.components.map((c) => c.name)));
+  const path = join(report.dist, "sbom.cdx.json");
+  assert.equal(await sbomSchemaErrors(path), null);
+  const bom = readJson<Bom>(path);
+  const component = (name: string) => {
+    const found = bom.components.find((c) => c.name === name);
+    assert.ok(found, `${name} is not among ${JSON.stringify(bom.components.map((c) => c.name))}`);
+    return found;
+  };
+  const license = (c: Bom["components"][number]) => c.licenses?.[0]?.license?.id ?? c.licenses?.[0]?.expression;
+
+  const tiny = component("tinydep");
   assert.equal(tiny.version, "1.4.2");
   assert.equal(tiny.purl, "pkg:pypi/tinydep@1.4.2");
-  assert.equal(tiny.licenses?.[0]?.license?.id ?? tiny.licenses?.[0]?.expression, "Apache-2.0");
+  assert.equal(license(tiny), "Apache-2.0");
+  const top = component("tinytop");
+  const base = component("tinybase");
+  assert.equal(license(top), "MIT");
+  assert.equal(license(base), "GPL-2.0-only");
+  const edges = edgesOf(bom);
+  assert.deepEqual(edges[top["bom-ref"]], [base["bom-ref"]]);
+  assert.ok(edges[bom.metadata.component["bom-ref"]]!.includes(top["bom-ref"]), "pyproject.toml declares tinytop");
+  assert.ok(!edges[bom.metadata.component["bom-ref"]]!.includes(base["bom-ref"]), "tinybase comes through tinytop");
+
+  const openssl = component("openssl");
+  const expected = (await exec("python3", ["-c", "import ssl; print(ssl.OPENSSL_VERSION.split()[1])"])).stdout.trim();
+  assert.equal(openssl.version, expected, "the OpenSSL the interpreter links, which PyInstaller bundles");
+  if (which("dpkg-query")) assert.match(openssl.purl, /^pkg:deb\/[a-z]+\/libssl\d*@/);
+  // Ground truth: every shared library in the artifact's _internal/ (but the interpreter) is some component's file.
+  const internal = join(report.dist, report.targets[0]!.file, "..", "_internal");
+  const libraries = readdirSync(internal)
+    .filter((f) => /\.so(\.|$)|\.dylib$|\.dll$/.test(f) && !/^(lib)?python\d/.test(f))
+    .sort();
+  const files = bom.components
+    .flatMap((c) => (c.properties ?? []).filter((p) => p.name === "executa:file").map((p) => p.value))
+    .sort();
+  assert.deepEqual(files, libraries);
 });
 
 test(

@@ -1,35 +1,16 @@
-/** The SBOM of each language, validated against the official CycloneDX 1.6 JSON schema. */
+/**
+ * The SBOM of each language, validated against the official CycloneDX 1.6 JSON schema. Python's
+ * is checked in python.test.ts, on the build of a project with its own .venv.
+ */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { build, NODE_VERSION } from "../../src/builder/index.js";
-import { exec, which } from "../../src/common/exec.js";
-import { readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
+import { exec } from "../../src/common/exec.js";
+import { type Bom, edgesOf, readJson, sbomSchemaErrors, scaffoldProject } from "./helpers.js";
 import { requires } from "../support/requires.js";
-
-interface Bom {
-  specVersion: string;
-  serialNumber: string;
-  metadata: {
-    component: { name: string; version: string; "bom-ref": string; hashes?: Array<{ alg: string; content: string }> };
-  };
-  components: Array<{
-    type: string;
-    name: string;
-    version?: string;
-    purl: string;
-    "bom-ref": string;
-    hashes?: Array<{ alg: string; content: string }>;
-    licenses?: Array<{ license?: { id?: string; name?: string }; expression?: string }>;
-    properties?: Array<{ name: string; value: string }>;
-  }>;
-  dependencies: Array<{ ref: string; dependsOn?: string[] }>;
-}
-
-/** Each bom-ref's outgoing edges. */
-const edgesOf = (bom: Bom) => Object.fromEntries(bom.dependencies.map((d) => [d.ref, d.dependsOn ?? []]));
 
 function writePackage(dir: string, json: Record<string, unknown>, code: string): void {
   mkdirSync(dir, { recursive: true });
@@ -166,76 +147,3 @@ test("Go: modules from the binary's build info (a local replacement included) an
   assert.equal(stdlib.version, report.targets[0]!.runtime_version);
   assert.equal(stdlib.licenses?.[0]?.license?.id, "BSD-3-Clause");
 });
-
-test("Python: the native libraries PyInstaller bundles (OpenSSL with its version), SPDX licenses from classifiers, and the edges between distributions", {
-  timeout: 10 * 60_000,
-  ...requires("pyinstaller"),
-}, async () => {
-  const dir = await scaffoldProject("python", "sbom-py");
-  const venv = await exec("python3", ["-m", "venv", "--without-pip", "--system-site-packages", join(dir, ".venv")]);
-  assert.equal(venv.code, 0, venv.stderr);
-  const site = (
-    await exec(join(dir, ".venv", "bin", "python"), ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
-  ).stdout.trim();
-  installDistribution(site, "tinybase", "0.2.0", [
-    "Classifier: License :: OSI Approved :: GNU General Public License v2 (GPLv2)",
-  ]);
-  installDistribution(site, "tinytop", "1.0.0", [
-    "License: MIT License",
-    "Requires-Dist: tinybase>=0.1",
-    "Requires-Dist: absent-extra; extra == 'x'",
-  ]);
-  const pyproject = join(dir, "pyproject.toml");
-  writeFileSync(pyproject, readFileSync(pyproject, "utf8").replace("dependencies = []", 'dependencies = ["tinytop"]'));
-  const tools = join(dir, "sbom_py", "tools.py");
-  writeFileSync(
-    tools,
-    readFileSync(tools, "utf8") + "\nimport ssl  # noqa: E402,F401\nimport tinytop  # noqa: E402,F401\n",
-  );
-
-  const report = await build({ projectDir: dir, verify: false });
-  const path = join(report.dist, "sbom.cdx.json");
-  assert.equal(await sbomSchemaErrors(path), null);
-  const bom = readJson<Bom>(path);
-
-  const openssl = bom.components.find((c) => c.name === "openssl");
-  assert.ok(openssl, JSON.stringify(bom.components.map((c) => c.name)));
-  const expected = (await exec("python3", ["-c", "import ssl; print(ssl.OPENSSL_VERSION.split()[1])"])).stdout.trim();
-  assert.equal(openssl.version, expected, "the OpenSSL the interpreter links, which PyInstaller bundles");
-
-  // Ground truth: every shared library in the artifact's _internal/ (but the interpreter) is some component's file.
-  const internal = join(report.dist, report.targets[0]!.file, "..", "_internal");
-  const libraries = readdirSync(internal)
-    .filter((f) => /\.so(\.|$)|\.dylib$|\.dll$/.test(f) && !/^(lib)?python\d/.test(f))
-    .sort();
-  const files = bom.components
-    .flatMap((c) => (c.properties ?? []).filter((p) => p.name === "executa:file").map((p) => p.value))
-    .sort();
-  assert.deepEqual(files, libraries);
-  if (which("dpkg-query")) assert.match(openssl.purl, /^pkg:deb\/[a-z]+\/libssl\d*@/);
-
-  const top = bom.components.find((c) => c.name === "tinytop")!;
-  const base = bom.components.find((c) => c.name === "tinybase")!;
-  assert.equal(top.licenses?.[0]?.license?.id, "MIT");
-  assert.equal(base.licenses?.[0]?.license?.id, "GPL-2.0-only");
-  const edges = edgesOf(bom);
-  assert.deepEqual(edges[top["bom-ref"]], [base["bom-ref"]]);
-  assert.ok(edges[bom.metadata.component["bom-ref"]]!.includes(top["bom-ref"]), "pyproject.toml declares tinytop");
-  assert.ok(!edges[bom.metadata.component["bom-ref"]]!.includes(base["bom-ref"]), "tinybase comes through tinytop");
-});
-
-/** A distribution installed by hand into a site-packages folder: what pip leaves, minus pip. */
-function installDistribution(sitePackages: string, name: string, version: string, metadata: string[]): void {
-  mkdirSync(join(sitePackages, name), { recursive: true });
-  writeFileSync(join(sitePackages, name, "__init__.py"), name === "tinytop" ? "import tinybase  # noqa: F401\n" : "");
-  const info = join(sitePackages, `${name}-${version}.dist-info`);
-  mkdirSync(info, { recursive: true });
-  writeFileSync(
-    join(info, "METADATA"),
-    ["Metadata-Version: 2.1", `Name: ${name}`, `Version: ${version}`, ...metadata, ""].join("\n"),
-  );
-  writeFileSync(
-    join(info, "RECORD"),
-    `${name}/__init__.py,,\n${name}-${version}.dist-info/METADATA,,\n${name}-${version}.dist-info/RECORD,,\n`,
-  );
-}
