@@ -19,44 +19,51 @@ function children(parent: number): [number, string][] {
   return out;
 }
 
-test("a descendant that died but is not reaped yet (a zombie) is not reported as still running; a live one is", {
-  skip: process.platform !== "linux" && "the tracker reads /proc",
-}, async () => {
-  // `sleep 30` (exec'd in place of the shell) never reaps: the short sleep stays a zombie.
-  const root = spawn("sh", ["-c", "sleep 0.2 & sleep 30 & exec sleep 30"], { stdio: "ignore" });
-  const tracker = new DescendantTracker();
-  tracker.watch(root.pid);
-  try {
-    for (let i = 0; i < 100 && children(root.pid!).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
-    tracker.look();
-    for (let i = 0; i < 200 && !children(root.pid!).some(([, state]) => state === "Z"); i++)
-      await new Promise((r) => setTimeout(r, 20));
-    const [zombie, live] = children(root.pid!).sort((a, b) => (a[1] === "Z" ? -1 : b[1] === "Z" ? 1 : 0));
-    assert.equal(zombie?.[1], "Z", JSON.stringify(children(root.pid!)));
-    assert.deepEqual(tracker.stop(), [{ pid: live![0], name: "sleep" }]);
-  } finally {
-    for (const [pid] of children(root.pid!)) process.kill(pid, "SIGKILL");
-    root.kill("SIGKILL");
-  }
-});
+const LINUX_ONLY = { skip: process.platform !== "linux" && "the tracker reads /proc" };
 
-test("a descendant is reported by the name it runs under now, not the one it had when first seen", {
-  skip: process.platform !== "linux" && "the tracker reads /proc",
-}, async () => {
-  // The subshell is seen as `sh`, then execs `sleep`.
-  const root = spawn("sh", ["-c", "(sleep 0.4; exec sleep 30) & exec sleep 30"], { stdio: "ignore" });
+/** Until `done()`, looking every 20 ms (4 s at most). */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+/** Runs `script` under sh with a tracker watching it; its descendants are killed after `body`. */
+async function tracked(script: string, body: (root: number, tracker: DescendantTracker) => Promise<void>) {
+  const root = spawn("sh", ["-c", script], { stdio: "ignore" });
   const tracker = new DescendantTracker();
   tracker.watch(root.pid);
   try {
-    for (let i = 0; i < 100 && children(root.pid!).length < 1; i++) await new Promise((r) => setTimeout(r, 20));
-    tracker.look();
-    const [subshell] = children(root.pid!);
-    assert.equal(readFileSync(`/proc/${subshell![0]}/comm`, "utf8").trim(), "sh");
-    for (let i = 0; i < 200 && readFileSync(`/proc/${subshell![0]}/comm`, "utf8").trim() !== "sleep"; i++)
-      await new Promise((r) => setTimeout(r, 20));
-    assert.deepEqual(tracker.stop(), [{ pid: subshell![0], name: "sleep" }]);
+    await body(root.pid!, tracker);
   } finally {
     for (const [pid] of children(root.pid!)) process.kill(pid, "SIGKILL");
     root.kill("SIGKILL");
   }
-});
+}
+
+const comm = (pid: number) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+
+test(
+  "a descendant that died but is not reaped yet (a zombie) is not reported as still running; a live one is",
+  LINUX_ONLY,
+  () =>
+    // `sleep 30` (exec'd in place of the shell) never reaps: the short sleep stays a zombie.
+    tracked("sleep 0.2 & sleep 30 & exec sleep 30", async (root, tracker) => {
+      await until(() => children(root).length >= 2);
+      tracker.look();
+      await until(() => children(root).some(([, state]) => state === "Z"));
+      const [zombie, live] = children(root).sort((a, b) => (a[1] === "Z" ? -1 : b[1] === "Z" ? 1 : 0));
+      assert.equal(zombie?.[1], "Z", JSON.stringify(children(root)));
+      assert.deepEqual(tracker.stop(), [{ pid: live![0], name: "sleep" }]);
+    }),
+);
+
+test("a descendant is reported by the name it runs under now, not the one it had when first seen", LINUX_ONLY, () =>
+  // The subshell is seen as `sh`, then execs `sleep`.
+  tracked("(sleep 0.4; exec sleep 30) & exec sleep 30", async (root, tracker) => {
+    await until(() => children(root).length >= 1);
+    tracker.look();
+    const [[subshell]] = children(root) as [[number, string]];
+    assert.equal(comm(subshell), "sh");
+    await until(() => comm(subshell) === "sleep");
+    assert.deepEqual(tracker.stop(), [{ pid: subshell, name: "sleep" }]);
+  }),
+);
