@@ -8,4 +8,4 @@
  * project records it, with the sha256 of each runtime file, in its runtime folder's runtime.lock.json,
  * and `executa upgrade` brings an older project to it.
  */
-export const RUNTIME_VERSION = 4;
+export const RUNTIME_VERSION = 5;

@@ -3,6 +3,7 @@ import { InvokeContext } from "./context.js";
 import { HostError, RpcCode, ToolError } from "./errors.js";
 import type { HostChannel } from "./host.js";
 import type { Stopper } from "./stopping.js";
+import type { TurnQueue } from "./turns.js";
 import type { Bindings, Manifest, ToolDefinition, ToolFunction } from "./types.js";
 import { MAX_DEPTH } from "./deep.js";
 import { wellFormed } from "./framing.js";
@@ -81,6 +82,8 @@ export class Dispatcher {
     private readonly channel: HostChannel,
     private readonly stopper: Stopper,
     private readonly log: (message: string) => void,
+    /** Where invokes wait that were read while their tool's module was still being imported. */
+    private readonly afterImport: TurnQueue,
   ) {
     for (const tool of manifest.tools) this.tools.set(tool.name, tool);
   }
@@ -207,27 +210,37 @@ export class Dispatcher {
       binding.style === "positional" ? fn(...binding.params.map((p) => args[p]), ctx) : fn(args, ctx);
     const start = performance.now();
     this.stopper.started();
-    try {
-      const fn = this.loaded.get(name);
-      const outcome =
-        fn !== undefined
-          ? call(fn)
-          : binding.load().then((loaded) => {
-              this.loaded.set(name, loaded);
-              return call(loaded);
-            });
-      // A synchronous tool is answered at once; a promise when it settles.
-      if (isThenable(outcome)) {
-        Promise.resolve(outcome).then(
-          (data) => this.answer(id, ctx, start, true, data),
-          (err) => this.answer(id, ctx, start, false, err),
-        );
-      } else {
-        this.answer(id, ctx, start, true, outcome);
+    const run = (fn: ToolFunction) => {
+      try {
+        const outcome = call(fn);
+        // A synchronous tool is answered at once; a promise when it settles.
+        if (isThenable(outcome)) {
+          Promise.resolve(outcome).then(
+            (data) => this.answer(id, ctx, start, true, data),
+            (err) => this.answer(id, ctx, start, false, err),
+          );
+        } else {
+          this.answer(id, ctx, start, true, outcome);
+        }
+      } catch (err) {
+        this.answer(id, ctx, start, false, err);
       }
-    } catch (err) {
-      this.answer(id, ctx, start, false, err);
+    };
+    const fn = this.loaded.get(name);
+    if (fn !== undefined) {
+      run(fn);
+      return;
     }
+    // The invokes that waited for the tool's module run as if they had been read one by one.
+    Promise.resolve()
+      .then(() => binding.load())
+      .then(
+        (loaded) => {
+          this.loaded.set(name, loaded);
+          this.afterImport.add(() => run(loaded));
+        },
+        (err) => this.answer(id, ctx, start, false, err),
+      );
   }
 
   private answer(id: Id, ctx: InvokeContext, start: number, ok: boolean, value: unknown): void {

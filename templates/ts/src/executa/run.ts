@@ -5,6 +5,7 @@ import { decodeFrame, LineSplitter } from "./framing.js";
 import { HostChannel } from "./host.js";
 import { protectStdout } from "./stdio.js";
 import { Stopper } from "./stopping.js";
+import { TurnQueue } from "./turns.js";
 import type { Bindings, Manifest } from "./types.js";
 import { FrameWriter } from "./writer.js";
 
@@ -28,7 +29,9 @@ export function run({ manifest, bindings }: RunOptions): void {
   const writer = new FrameWriter(protectStdout(), log);
   const stopper = new Stopper(log);
   const channel = new HostChannel(manifest, writer, log);
-  const dispatcher = new Dispatcher(manifest, bindings, writer, channel, stopper, log);
+  const backlogged = () => stdout.writableLength > MAX_PENDING_OUTPUT_BYTES;
+  const afterImport = new TurnQueue(backlogged);
+  const dispatcher = new Dispatcher(manifest, bindings, writer, channel, stopper, log, afterImport);
   const stdin = process.stdin;
   // One line per turn of the event loop: a tool that answers at once has written its answer
   // before the next line is read, so the backlog below counts it.
@@ -46,7 +49,7 @@ export function run({ manifest, bindings }: RunOptions): void {
     oversize: () => writer.error(null, RpcCode.InvalidRequest, "Frame exceeds 16 MiB"),
     // Backpressure: a host that stops reading stdout stops being read.
     blocked: () => {
-      if (stdout.writableLength > MAX_PENDING_OUTPUT_BYTES) {
+      if (backlogged()) {
         stdin.pause();
         return true;
       }
@@ -67,7 +70,8 @@ export function run({ manifest, bindings }: RunOptions): void {
   });
   stdout.on("drain", () => {
     splitter.resume();
-    if (stdout.writableLength <= MAX_PENDING_OUTPUT_BYTES) stdin.resume();
+    afterImport.resume();
+    if (!backlogged()) stdin.resume();
   });
 
   stopper.handleSignals();
