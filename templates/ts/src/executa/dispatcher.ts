@@ -226,18 +226,18 @@ export class Dispatcher {
         this.answer(id, ctx, start, false, err);
       }
     };
-    const fn = this.loaded.get(name);
-    if (fn !== undefined) {
-      run(fn);
+    const ready = this.loaded.get(name);
+    if (ready !== undefined) {
+      run(ready);
       return;
     }
     // The invokes that waited for the tool's module run as if they had been read one by one.
     Promise.resolve()
       .then(() => binding.load())
       .then(
-        (loaded) => {
-          this.loaded.set(name, loaded);
-          this.afterImport.add(() => run(loaded));
+        (fn) => {
+          this.loaded.set(name, fn);
+          this.afterImport.add(() => run(fn));
         },
         (err) => this.answer(id, ctx, start, false, err),
       );
