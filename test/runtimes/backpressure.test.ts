@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, test } from "node:test";
 import type { LaunchSpec } from "../../src/host/index.js";
+import { LineSplitter } from "../../src/host/lines.js";
 import { memoryKiB } from "../support/memory.js";
 import { requires } from "../support/requires.js";
 import { goPlugin, pythonPlugin, tsPlugin } from "./helpers.js";
@@ -44,19 +45,13 @@ async function untilIdle(pid: number): Promise<void> {
   }
 }
 
-/** The plugin's stdout as whole lines; reading stops while `paused`. */
+/** The plugin's stdout as whole lines, and a wait for the first `count` of them. */
 function lines(stdout: NodeJS.ReadableStream) {
   const got: string[] = [];
-  let partial: Buffer[] = [];
   let wake = () => {};
+  const splitter = new LineSplitter((line) => got.push(line.toString("utf8")));
   stdout.on("data", (chunk: Buffer) => {
-    let start = 0;
-    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
-      got.push(Buffer.concat([...partial, chunk.subarray(start, nl)]).toString("utf8"));
-      partial = [];
-      start = nl + 1;
-    }
-    if (start < chunk.length) partial.push(chunk.subarray(start));
+    splitter.push(chunk);
     wake();
   });
   return {

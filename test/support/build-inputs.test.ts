@@ -16,13 +16,13 @@ function rootFiles(): Set<string> {
   return new Set(parsed.fileNames.map((file) => resolve(file)));
 }
 
-/** The repository files a source imports by a relative path (`./x.js` is `./x.ts`). */
+/** The repository files a source imports by a relative path (`./x.js` is `./x.ts`), as the compiler reads its imports. */
 function relativeImports(file: string): string[] {
-  const specifiers = [
-    ...readFileSync(file, "utf8").matchAll(/\bfrom\s+"(\.{1,2}\/[^"]+)"|\bimport\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g),
-  ];
-  return specifiers
-    .map((m) => resolve(dirname(file), (m[1] ?? m[2])!))
+  return ts
+    .preProcessFile(readFileSync(file, "utf8"), true, true)
+    .importedFiles.map((imported) => imported.fileName)
+    .filter((specifier) => /^\.{1,2}\//.test(specifier))
+    .map((specifier) => resolve(dirname(file), specifier))
     .map((target) =>
       target.endsWith(".js") && existsSync(target.replace(/\.js$/, ".ts")) ? target.replace(/\.js$/, ".ts") : target,
     )
