@@ -25,6 +25,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -143,12 +144,22 @@ async function nextFile(queue) {
   }
 }
 
+// Each file's temporary folders go in a folder of its own (TMPDIR, which Node, Python and Go all
+// follow), removed when the file ends: what a test leaves behind, a failed one's included, does not
+// pile up in the system's temp folder run after run.
+const temps = mkdtempSync(join(tmpdir(), "executa-tests-"));
+process.on("exit", () => rmSync(temps, { recursive: true, force: true, maxRetries: 2 }));
+let fileCount = 0;
+
 const results = [];
 function runFile(file) {
   return new Promise((resolve) => {
     const started = performance.now();
+    const temp = join(temps, String(fileCount++));
+    mkdirSync(temp);
     const child = spawn(process.execPath, ["--test", "--test-reporter=tap", ...flags, file], {
       stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, TMPDIR: temp },
     });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
@@ -165,6 +176,7 @@ function runFile(file) {
       };
       results.push(result);
       ends.get(file)?.();
+      rm(temp, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
       const ok = code === 0 && result.fail === 0;
       process.stdout.write(
         `${ok ? "ok    " : "FAILED"} ${file} (${result.pass} passed${result.fail ? `, ${result.fail} failed` : ""}${result.skipped ? `, ${result.skipped} skipped` : ""}, ${(result.ms / 1000).toFixed(1)} s)\n`,

@@ -43,7 +43,7 @@ test("the copy leaves out .git and the output folder, and nothing else", () => {
   );
 });
 
-test("the second build runs in the copy with empty caches, another TZ and umask; all restored after, even when it throws", async () => {
+test("the second build runs in the copy with empty caches, another TZ and umask; the caches removed and all restored after, even when it throws", async () => {
   const dir = project();
   const root = mkdtempSync(join(tmpdir(), "executa-elsewhere-root-"));
   const tz = process.env.TZ;
@@ -73,6 +73,9 @@ test("the second build runs in the copy with empty caches, another TZ and umask;
       "PYINSTALLER_CONFIG_DIR",
     ]);
     assert.deepEqual(seen.caches, [0, 0, 0]);
+    for (const cache of Object.values(seen.conditions.freshCaches))
+      assert.ok(!existsSync(cache), `${cache} outlived the second build`);
+    assert.ok(existsSync(join(seen.conditions.projectDir, "probe")), "the copy is kept for the caller to inspect");
     assert.equal(process.env.TZ, tz);
     assert.equal(process.env.GOCACHE, gocache);
     await assert.rejects(

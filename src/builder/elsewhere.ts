@@ -4,7 +4,7 @@
  * are verified by hash before use (the Node/Bun runtimes in executa's cache, Go's module cache,
  * checked against go.sum), and the installed toolchains and packages (node_modules, .venv).
  */
-import { cpSync, mkdirSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 
 export interface Conditions {
@@ -43,16 +43,15 @@ export function copyProject(projectDir: string, outDir: string, root: string): s
   return copy;
 }
 
-/** Runs `work` in the copy under the other conditions (environment and umask restored after). */
+/** Runs `work` in the copy under the other conditions (environment and umask restored, fresh caches removed after). */
 export async function elsewhere<T>(
   projectDir: string,
   outDir: string,
   root: string,
   work: (conditions: Conditions) => Promise<T>,
 ): Promise<T> {
-  const freshCaches = Object.fromEntries(
-    CACHE_VARIABLES.map((name) => [name, join(root, "caches", name.toLowerCase())]),
-  );
+  const caches = join(root, "caches");
+  const freshCaches = Object.fromEntries(CACHE_VARIABLES.map((name) => [name, join(caches, name.toLowerCase())]));
   for (const dir of Object.values(freshCaches)) mkdirSync(dir, { recursive: true });
   const copy = copyProject(projectDir, outDir, root);
   const saved = Object.fromEntries(["TZ", ...CACHE_VARIABLES].map((name) => [name, process.env[name]]));
@@ -64,6 +63,8 @@ export async function elsewhere<T>(
   try {
     return await work({ projectDir: copy, timeZone, umask: mask.toString(8).padStart(3, "0"), freshCaches });
   } finally {
+    // A kept second build is inspected without them, and they can take a gigabyte.
+    rmSync(caches, { recursive: true, force: true });
     process.umask(before);
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
