@@ -39,8 +39,22 @@ def tables_of_contents(work):
     return entries
 
 
+_real_folders = {}
+
+
+def resolved(path):
+    """os.path.realpath(path), resolving each folder once: a distribution's files share a few
+    folders, and realpath checks every part of every path (most of this helper's time before)."""
+    head, tail = os.path.split(path)
+    real = _real_folders.get(head)
+    if real is None:
+        real = _real_folders[head] = os.path.realpath(head)
+    joined = os.path.join(real, tail)
+    return os.path.realpath(joined) if tail in ("", ".", "..") or os.path.islink(joined) else joined
+
+
 def as_named_and_resolved(path):
-    return {os.path.abspath(path), os.path.realpath(path)}
+    return {os.path.abspath(path), resolved(path)}
 
 
 def requirement_names(dist):
