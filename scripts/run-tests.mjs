@@ -149,14 +149,12 @@ async function nextFile(queue) {
 // pile up in the system's temp folder run after run.
 const temps = mkdtempSync(join(tmpdir(), "executa-tests-"));
 process.on("exit", () => rmSync(temps, { recursive: true, force: true, maxRetries: 2 }));
-let fileCount = 0;
 
 const results = [];
 function runFile(file) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const temp = join(temps, String(fileCount++));
-    mkdirSync(temp);
+    const temp = mkdtempSync(join(temps, "file-"));
     const child = spawn(process.execPath, ["--test", "--test-reporter=tap", ...flags, file], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, TMPDIR: temp },

@@ -11,6 +11,7 @@ sys.path (the project's virtual environment first) decides which distributions a
 """
 
 import ast
+import functools
 import json
 import os
 import re
@@ -39,17 +40,14 @@ def tables_of_contents(work):
     return entries
 
 
-_real_folders = {}
+real_folder = functools.lru_cache(maxsize=None)(os.path.realpath)
 
 
 def resolved(path):
     """os.path.realpath(path), resolving each folder once: a distribution's files share a few
     folders, and realpath checks every part of every path (most of this helper's time before)."""
     head, tail = os.path.split(path)
-    real = _real_folders.get(head)
-    if real is None:
-        real = _real_folders[head] = os.path.realpath(head)
-    joined = os.path.join(real, tail)
+    joined = os.path.join(real_folder(head), tail)
     return os.path.realpath(joined) if tail in ("", ".", "..") or os.path.islink(joined) else joined
 
 
