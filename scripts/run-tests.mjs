@@ -42,19 +42,12 @@ process.env.EXECUTA_CACHE_DIR ||= join(tmpdir(), "executa-test-cache");
 const python = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" });
 if (python.status === 0 && python.stdout.trim())
   process.env.PATH = `${dirname(python.stdout.trim())}${delimiter}${process.env.PATH}`;
-// Node reads NODE_EXTRA_CA_CERTS at every start, and builds its whole root store for it then: 70
-// ms of CPU for each of the thousands of node processes a run starts. When that file is also
-// OpenSSL's (SSL_CERT_FILE, as in images that point every tool at the system's certificates), Node
-// is sent to OpenSSL's store instead, which it reads at its first TLS connection: it trusts that
-// file, as every other tool here does.
-if (process.env.NODE_EXTRA_CA_CERTS && process.env.NODE_EXTRA_CA_CERTS === process.env.SSL_CERT_FILE) {
-  delete process.env.NODE_EXTRA_CA_CERTS;
-  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --use-openssl-ca`.trim();
-}
 const tiers = await import(join(REPO_ROOT, "dist", "test", "support", "tiers.js")).catch(() => {
   process.stderr.write("run-tests: dist/test/support/tiers.js is missing; run `npm run build` first\n");
   process.exit(2);
 });
+const startup = await import(join(REPO_ROOT, "dist", "test", "support", "startup.js"));
+startup.deferCertificateLoading(process.env);
 
 function find(dir, out = []) {
   for (const entry of readdirSync(dir)) {
