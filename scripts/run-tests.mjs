@@ -63,6 +63,11 @@ const all = args.includes("--all");
 const roots = args.filter((a) => !a.startsWith("--"));
 const flags = args.filter((a) => a.startsWith("--") && a !== "--all");
 const tierRun = roots.length === 0;
+for (const root of roots)
+  if (!existsSync(root) || (!root.endsWith(".test.js") && !statSync(root).isDirectory())) {
+    process.stderr.write(`run-tests: ${root} is neither a folder nor a compiled test file (dist/**/*.test.js)\n`);
+    process.exit(2);
+  }
 const found = (tierRun ? ["dist"] : roots).flatMap((root) => (root.endsWith(".js") ? [root] : find(root)));
 const durationsPath = join(REPO_ROOT, tiers.DURATIONS_FILE);
 const durations = existsSync(durationsPath) ? JSON.parse(readFileSync(durationsPath, "utf8")) : {};
