@@ -14,7 +14,7 @@
 // and installed copy of this package, and the registry files one local registry, made here once
 // while the files that need neither run (see test/e2e/toolchain.ts and test/e2e/local-registry.ts).
 // Other `--` flags go to `node --test`.
-import { execFile, spawn, spawnSync } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -27,7 +27,7 @@ import {
 } from "node:fs";
 import { rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
@@ -36,17 +36,12 @@ const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 // One cache of runtimes and build work (prepared runtimes, archive pieces) for every file, the
 // end-to-end files' `executa build` included: the folder test/builder/helpers.ts falls back to.
 process.env.EXECUTA_CACHE_DIR ||= join(tmpdir(), "executa-test-cache");
-// A version manager's shim for python3 (pyenv's is a bash script: 50 ms of CPU for each of the
-// thousands of interpreters a run starts) is passed over: the folder of the interpreter it starts
-// comes first on PATH.
-const python = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" });
-if (python.status === 0 && python.stdout.trim())
-  process.env.PATH = `${dirname(python.stdout.trim())}${delimiter}${process.env.PATH}`;
 const tiers = await import(join(REPO_ROOT, "dist", "test", "support", "tiers.js")).catch(() => {
   process.stderr.write("run-tests: dist/test/support/tiers.js is missing; run `npm run build` first\n");
   process.exit(2);
 });
 const startup = await import(join(REPO_ROOT, "dist", "test", "support", "startup.js"));
+startup.passOverPythonShim(process.env);
 startup.deferCertificateLoading(process.env);
 
 function find(dir, out = []) {

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
 import { test } from "node:test";
-import { deferCertificateLoading } from "./startup.js";
+import { requires } from "./requires.js";
+import { deferCertificateLoading, passOverPythonShim } from "./startup.js";
 
 const BUNDLE = "/etc/ssl/certs/ca-certificates.crt";
 
@@ -40,4 +44,27 @@ test("the Node the runner starts accepts the flag it is given", () => {
   });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), "unset");
+});
+
+test(
+  "a python3 shim on PATH is passed over: the folder of the interpreter it starts comes first",
+  requires("python3"),
+  () => {
+    const real = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
+    const shims = mkdtempSync(join(tmpdir(), "startup-shims-"));
+    try {
+      writeFileSync(join(shims, "python3"), `#!/bin/sh\nexec ${JSON.stringify(real)} "$@"\n`, { mode: 0o755 });
+      const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${shims}${delimiter}${process.env.PATH}` };
+      assert.equal(passOverPythonShim(env), true);
+      assert.deepEqual(env.PATH!.split(delimiter).slice(0, 2), [dirname(real), shims]);
+    } finally {
+      rmSync(shims, { recursive: true, force: true });
+    }
+  },
+);
+
+test("without a python3 on PATH, PATH is left as it is", () => {
+  const env: NodeJS.ProcessEnv = { PATH: "/nonexistent" };
+  assert.equal(passOverPythonShim(env), false);
+  assert.deepEqual(env, { PATH: "/nonexistent" });
 });
