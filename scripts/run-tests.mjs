@@ -63,7 +63,7 @@ for (const root of roots)
     process.stderr.write(`run-tests: ${root} is neither a folder nor a compiled test file (dist/**/*.test.js)\n`);
     process.exit(2);
   }
-const found = (tierRun ? ["dist"] : roots).flatMap((root) => (root.endsWith(".js") ? [root] : find(root)));
+const found = (tierRun ? ["dist"] : roots).flatMap((root) => (statSync(root).isDirectory() ? find(root) : [root]));
 const durationsPath = join(REPO_ROOT, tiers.DURATIONS_FILE);
 const durations = existsSync(durationsPath) ? JSON.parse(readFileSync(durationsPath, "utf8")) : {};
 const files = tiers.schedule(tierRun && !all ? found.filter((f) => !tiers.isFullTier(f)) : found, durations);
