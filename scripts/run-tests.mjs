@@ -58,12 +58,13 @@ const all = args.includes("--all");
 const roots = args.filter((a) => !a.startsWith("--"));
 const flags = args.filter((a) => a.startsWith("--") && a !== "--all");
 const tierRun = roots.length === 0;
-for (const root of roots)
-  if (!existsSync(root) || (!root.endsWith(".test.js") && !statSync(root).isDirectory())) {
-    process.stderr.write(`run-tests: ${root} is neither a folder nor a compiled test file (dist/**/*.test.js)\n`);
-    process.exit(2);
-  }
-const found = (tierRun ? ["dist"] : roots).flatMap((root) => (statSync(root).isDirectory() ? find(root) : [root]));
+const found = (tierRun ? ["dist"] : roots).flatMap((root) => {
+  const stat = statSync(root, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return find(root);
+  if (stat && root.endsWith(".test.js")) return [root];
+  process.stderr.write(`run-tests: ${root} is neither a folder nor a compiled test file (dist/**/*.test.js)\n`);
+  process.exit(2);
+});
 const durationsPath = join(REPO_ROOT, tiers.DURATIONS_FILE);
 const durations = existsSync(durationsPath) ? JSON.parse(readFileSync(durationsPath, "utf8")) : {};
 const files = tiers.schedule(tierRun && !all ? found.filter((f) => !tiers.isFullTier(f)) : found, durations);
