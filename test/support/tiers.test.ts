@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -46,4 +47,14 @@ test("a file waits for its prerequisite only when that file is in the run", () =
   assert.equal(prerequisite("dist/test/cli/examples.test.js", files), "dist/test/builder/go.test.js");
   assert.equal(prerequisite("dist/test/cli/examples.test.js", ["dist/test/cli/examples.test.js"]), undefined);
   assert.equal(prerequisite("dist/test/cli/cli.test.js", files), undefined);
+});
+
+test("the runner refuses a path that is neither a folder nor a compiled test file, and runs nothing", () => {
+  const runner = join(REPO_ROOT, "scripts", "run-tests.mjs");
+  for (const path of ["dist/no-such-folder", "dist/test/support/tiers.js", "README.md"]) {
+    const r = spawnSync(process.execPath, [runner, path], { cwd: REPO_ROOT, encoding: "utf8" });
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stderr, `run-tests: ${path} is neither a folder nor a compiled test file (dist/**/*.test.js)\n`);
+    assert.equal(r.stdout, "");
+  }
 });
